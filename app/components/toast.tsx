@@ -1,0 +1,101 @@
+/**
+ * Toasts as SPEC section 9 says: one at a time, 5000 ms by default, destructive for errors,
+ * swipe right (50 px) to dismiss, F8 moves focus to the toast region.
+ */
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { TOAST_DURATION_MS } from "~/lib/constants";
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  variant?: "default" | "destructive";
+  durationMs?: number;
+}
+interface ActiveToast extends ToastInput {
+  id: number;
+}
+
+const SWIPE_THRESHOLD_PX = 50;
+const ToastContext = createContext<(toast: ToastInput) => void>(() => {});
+
+export function useToast() {
+  return useContext(ToastContext);
+}
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [active, setActive] = useState<ActiveToast | null>(null);
+  const nextId = useRef(1);
+  const show = useCallback((toast: ToastInput) => {
+    setActive({ ...toast, id: nextId.current++ });
+  }, []);
+  return (
+    <ToastContext.Provider value={show}>
+      {children}
+      <ToastViewport toast={active} onDismiss={() => setActive(null)} />
+    </ToastContext.Provider>
+  );
+}
+
+function ToastViewport({ toast, onDismiss }: { toast: ActiveToast | null; onDismiss: () => void }) {
+  const regionRef = useRef<HTMLOListElement>(null);
+  const swipeStartX = useRef<number | null>(null);
+  const [offsetX, setOffsetX] = useState(0);
+
+  useEffect(() => {
+    if (!toast) return;
+    setOffsetX(0);
+    const timer = setTimeout(onDismiss, toast.durationMs ?? TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [toast, onDismiss]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "F8") regionRef.current?.focus();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const destructive = toast?.variant === "destructive";
+  return (
+    <ol
+      ref={regionRef}
+      tabIndex={-1}
+      aria-label="Notifications (F8)"
+      className="fixed bottom-4 right-4 z-50 flex w-full max-w-sm flex-col gap-2 outline-none"
+    >
+      {toast ? (
+        <li
+          key={toast.id}
+          role={destructive ? "alert" : "status"}
+          aria-live={destructive ? "assertive" : "polite"}
+          data-testid="toast"
+          style={{ transform: `translateX(${offsetX}px)` }}
+          onPointerDown={(event) => (swipeStartX.current = event.clientX)}
+          onPointerMove={(event) => {
+            if (swipeStartX.current !== null) setOffsetX(Math.max(0, event.clientX - swipeStartX.current));
+          }}
+          onPointerUp={() => {
+            swipeStartX.current = null;
+            if (offsetX > SWIPE_THRESHOLD_PX) onDismiss();
+            else setOffsetX(0);
+          }}
+          className={`relative rounded-lg border p-4 pr-8 shadow-lg transition-transform ${
+            destructive ? "border-red-600 bg-red-600 text-white" : "border-gray-200 bg-white text-gray-900"
+          }`}
+        >
+          <p className="text-sm font-semibold">{toast.title}</p>
+          {toast.description ? <p className="mt-1 text-sm opacity-90">{toast.description}</p> : null}
+          <button
+            type="button"
+            aria-label="Close"
+            onClick={onDismiss}
+            className="absolute right-2 top-2 rounded px-1 text-sm opacity-70 hover:opacity-100"
+          >
+            ×
+          </button>
+        </li>
+      ) : null}
+    </ol>
+  );
+}

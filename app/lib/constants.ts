@@ -1,0 +1,138 @@
+/**
+ * Every business constant, limit, price and user-facing message of SPEC.md in one place.
+ * Import from here; never retype a number or a message elsewhere.
+ * Prices are in minor units (pence) so no float ever touches money.
+ */
+import type { BookType } from "~/server/db/schema";
+
+export const CURRENCY = "GBP";
+
+export const MB = 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 15 * MB;
+export const MAX_PHOTOS_PER_BOOK = 50;
+export const MAX_TITLE_LENGTH = 100;
+export const MAX_PERSONAL_MESSAGE_LENGTH = 500;
+export const MAX_CUSTOM_MESSAGE_LENGTH = 2000;
+export const EXTRA_PAGES = 2; // title page + dedication page around the selected sketches
+export const FREE_PREVIEWS_PER_BROWSER = 1;
+export const HIGH_QUALITY_SCORE = 90;
+
+/** A decoded image bigger than this is refused from its header, before any decoding. */
+export const MAX_SOURCE_PIXELS = 50_000_000;
+/** 11 in at 300 dpi: the long edge of a printed page. */
+export const PRINT_LONG_EDGE_PX = 3300;
+
+export const POLL_INTERVAL_MS = 2000;
+export const FAKE_PROGRESS_STEP = 10;
+export const FAKE_PROGRESS_CAP = 90;
+export const FAKE_PROGRESS_TICK_MS = 200;
+export const TOAST_DURATION_MS = 5000;
+export const QUOTE_TTL_SECONDS = 30 * 60;
+
+export const DELIVERY_COUNTRIES = ["US", "CA", "UK", "AU"] as const;
+export type DeliveryCountry = (typeof DELIVERY_COUNTRIES)[number];
+export const COUNTRY_NAMES: Record<DeliveryCountry, string> = {
+  US: "United States",
+  CA: "Canada",
+  UK: "United Kingdom",
+  AU: "Australia",
+};
+
+export const PAYMENT_METHODS = ["card"] as const;
+
+export interface PlanDetails {
+  name: string;
+  price: number;
+  oldPrice: number;
+  paper: string;
+  binding: string;
+  minPhotos: number;
+  maxPhotos: number;
+}
+
+export const PLANS: Record<BookType, PlanDetails> = {
+  standard: {
+    name: "Standard Book",
+    price: 1999,
+    oldPrice: 2599,
+    paper: "115 GSM",
+    binding: "Paperback",
+    minPhotos: 5,
+    maxPhotos: 15,
+  },
+  premium: {
+    name: "Premium Book",
+    price: 2599,
+    oldPrice: 2999,
+    paper: "170 GSM bond",
+    binding: "Hardcover",
+    minPhotos: 16,
+    maxPhotos: 50,
+  },
+};
+
+/** A book made through /book/{id} without a chosen plan is priced as a standard book. */
+export const DEFAULT_BOOK_TYPE: BookType = "standard";
+/** The "AI processing fee" line of a quote: included in the book price. */
+export const PROCESSING_FEE = 0;
+/** Shipping is free to every delivery country (SPEC section 9). */
+export const SHIPPING_FEE = 0;
+
+export const BOOK_PAGES_ADVERTISED = 50;
+export const DELIVERY_RANGE_TEXT = "3-15 business days";
+export const PROCESSING_TIME_TEXT = "2-3 business days";
+export const DELIVERY_MAX_BUSINESS_DAYS = 15;
+
+export const BOOK_SPECS = {
+  size: '8.5x11" Letter',
+  binding: "Spiral binding",
+  paper: "120gsm paper",
+};
+
+export const ACCEPTED_BOOK_UPLOAD_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+export const ACCEPTED_PREVIEW_TYPES = [
+  "image/jpeg",
+  "image/png",
+  "image/gif",
+  "image/bmp",
+  "image/webp",
+] as const;
+
+export const MESSAGES = {
+  titleRequired: "Book title is required",
+  titleTooLong: "Title must be less than 100 characters",
+  messageTooLong: "Message must be less than 500 characters",
+  firstNameRequired: "First name is required",
+  lastNameRequired: "Last name is required",
+  invalidEmail: "Invalid email address",
+  addressRequired: "Address is required",
+  cityRequired: "City is required",
+  zipRequired: "ZIP code is required",
+  countryRequired: "Country is required",
+  quoteRequired: "Quote required: Please provide valid delivery information to get a price quote.",
+  quoteRequiredTitle: "Quote required",
+  quoteRequiredDescription: "Please provide valid delivery information to get a price quote.",
+  tooManyImagesPerBook: "You can upload a maximum of 50 images per book.",
+  unsupportedBookUpload: (name: string) => `${name} is not a supported image format.`,
+  unsupportedPreviewUpload: (name: string) =>
+    `File '${name}' is not a supported image format. Allowed: JPG, PNG, GIF, BMP, WebP`,
+  previewTooLarge: "Please upload an image smaller than 15 MB.",
+  previewTooLargeTitle: "Image Too Large",
+  fileTooLarge: (name: string) => `File '${name}' is larger than 15 MB. Please choose a smaller image.`,
+  onlyOneImage: "Only one image can be uploaded at a time. Please select a single image.",
+  bookCreated: "Book created successfully!",
+  bookCreatedDescription: "You can now upload images for your coloring book.",
+  errorCreatingBook: "Error creating book",
+  uploadFailed: "Upload failed",
+  imagesUploaded: "Images uploaded successfully!",
+  processingFailed: "Processing failed",
+  processingStarted: "Processing started!",
+  processingStartedDescription: "This may take a few minutes.",
+  selectionFailed: "Failed to update selection.",
+  orderFailed: "Failed to create order.",
+  paymentFailed: "Payment failed.",
+  paymentSucceeded: "Payment successful! Your order has been placed successfully.",
+  fullPreviewSoon: "Full-size preview coming soon!",
+  noSizeLimit: "There is no size limit.",
+  notFound: "Page Not Found",
+} as const;

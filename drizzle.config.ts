@@ -1,0 +1,8 @@
+import { defineConfig } from "drizzle-kit";
+
+// One migrations folder: drizzle-kit writes it, wrangler applies it, the tests read it.
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./app/server/db/schema.ts",
+  out: "./migrations",
+});

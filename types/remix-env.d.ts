@@ -1,0 +1,9 @@
+import type { Env } from "~/server/env.server";
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext {
+    cloudflare: { env: Env; ctx: ExecutionContext };
+    /** The signed-cookie visitor id that owns books, images, quotes and orders. */
+    sessionId: string;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The app Worker: Remix renders every page and every /api resource route.
+ * Before Remix runs, the visitor's signed session cookie is resolved (or minted) so that every
+ * loader and action finds `context.sessionId`.
+ */
+import { createRequestHandler } from "@remix-run/cloudflare";
+import * as build from "@remix-run/dev/server-build";
+import type { Env } from "~/server/env.server";
+import { MissingSessionSecretError, resolveVisitorSession } from "~/server/session.server";
+
+const handleRemixRequest = createRequestHandler(build as any, process.env.NODE_ENV);
+
+export default {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    let visitor;
+    try {
+      visitor = await resolveVisitorSession(request, env);
+    } catch (error) {
+      if (error instanceof MissingSessionSecretError) {
+        console.error(error.message);
+        return new Response("Service misconfigured", { status: 500 });
+      }
+      throw error;
+    }
+    const response = await handleRemixRequest(request, {
+      cloudflare: { env, ctx },
+      sessionId: visitor.sessionId,
+    });
+    if (!visitor.setCookie) return response;
+    const withCookie = new Response(response.body, response);
+    withCookie.headers.append("Set-Cookie", visitor.setCookie);
+    return withCookie;
+  },
+} satisfies ExportedHandler<Env>;
