@@ -1,7 +1,10 @@
-import type { Env } from "~/server/env.server";
+import type { Env as AppEnv } from "~/server/env.server";
 
-declare module "cloudflare:test" {
-  interface ProvidedEnv extends Env {
-    TEST_MIGRATIONS: D1Migration[];
+// `env` from cloudflare:test is typed as Cloudflare.Env.
+declare global {
+  namespace Cloudflare {
+    interface Env extends AppEnv {
+      TEST_MIGRATIONS: D1Migration[];
+    }
   }
 }
