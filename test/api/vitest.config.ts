@@ -37,7 +37,8 @@ export default defineConfig({
   ],
   test: {
     name: "api",
+    dir: root,
     include: ["test/api/**/*.test.ts"],
-    setupFiles: ["test/api/apply-migrations.ts"],
+    setupFiles: [path.join(root, "test/api/apply-migrations.ts")],
   },
 });
