@@ -136,3 +136,27 @@ export const MESSAGES = {
   noSizeLimit: "There is no size limit.",
   notFound: "Page Not Found",
 } as const;
+
+/**
+ * Messages of the JSON API that SPEC.md has no text for. Answers are
+ * `{ message, fieldErrors? }` with a 4xx status; SPEC's own texts above are used wherever they exist.
+ */
+export const API_MESSAGES = {
+  notFound: "Not found",
+  methodNotAllowed: "Method not allowed",
+  invalidJson: "The request body must be valid JSON.",
+  unsupportedBody: "Send the data as JSON or as a form.",
+  noImagesUploaded: "Please choose at least one image to upload.",
+  unreadableUpload: "The upload could not be read. Please try again.",
+  uploadTooLarge: "This upload is too large. Please upload fewer or smaller images at a time.",
+  imageTooManyPixels: (name: string) => `${name} has too many pixels to print (over 50 megapixels).`,
+  bookHasNoImages: "Please upload at least one image before processing.",
+  onlyCompletedSelectable: "Only completed images can be selected or deselected.",
+  noImagesSelected: "Please select at least one image for your book.",
+  quoteNotFound: "No price quote was found for this book. Please request a new quote.",
+  quoteExpired: "Your price quote has expired. Please request a new quote.",
+  quoteAddressMismatch:
+    "The delivery address does not match your price quote. Please request a new quote.",
+  orderAlreadyPaid: "This order has already been paid.",
+  paymentsUnavailable: "Payments are not available right now. Please try again later.",
+} as const;

@@ -1,0 +1,14 @@
+import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { bookFormSchema } from "~/lib/schemas";
+import { bookDto, createBook } from "~/server/books.server";
+import { database } from "~/server/db.server";
+import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireMethod(request, ["POST"]);
+  const input = await readValidBody(request, bookFormSchema, { allowForm: true });
+  const book = await createBook(database(context.cloudflare.env.DB), context.sessionId, input);
+  return json(bookDto(book), { status: 201 });
+}

@@ -1,0 +1,167 @@
+/**
+ * Acting as visitors of the shop: each Visitor keeps its own signed session cookie, so a test
+ * can be two different people. Plus small image files made on the spot.
+ */
+import { SELF } from "cloudflare:test";
+import { expect } from "vitest";
+
+export const ORIGIN = "http://shop.test";
+
+export class Visitor {
+  private cookie: string | null = null;
+
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookie) headers.set("Cookie", this.cookie);
+    const response = await SELF.fetch(`${ORIGIN}${path}`, { ...init, headers });
+    const setCookie = response.headers.get("Set-Cookie");
+    if (setCookie) this.cookie = setCookie.split(";")[0];
+    return response;
+  }
+
+  send(method: string, path: string, body?: unknown): Promise<Response> {
+    return this.fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  async createBook(title = "Summer at Grandma's", personalMessage?: string): Promise<number> {
+    const response = await this.send("POST", "/api/books", { title, personalMessage });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: number }).id;
+  }
+
+  upload(bookId: number, files: File[]): Promise<Response> {
+    const form = new FormData();
+    for (const file of files) form.append("images", file);
+    return this.fetch(`/api/books/${bookId}/images`, { method: "POST", body: form });
+  }
+
+  async uploadOk(bookId: number, files: File[]): Promise<ImageDto[]> {
+    const response = await this.upload(bookId, files);
+    expect(response.status, await response.clone().text()).toBe(201);
+    return ((await response.json()) as { images: ImageDto[] }).images;
+  }
+}
+
+export interface ImageDto {
+  id: number;
+  bookId: number;
+  originalFilename: string;
+  originalUrl: string;
+  sketchUrl: string | null;
+  isSelected: boolean;
+  processingStatus: string;
+  qualityScore: number | null;
+  fileSize: number;
+  width: number | null;
+  height: number | null;
+  error: string | null;
+  createdAt: string;
+}
+
+export interface ApiError {
+  message: string;
+  fieldErrors?: Record<string, string[]>;
+}
+
+/**
+ * A JPEG header (SOI, APP0, SOF0 with the given size) padded to `size` bytes: enough for the
+ * upload's magic-byte and dimension checks, not a decodable picture.
+ */
+export function jpegHeaderBytes(width: number, height: number, size = 64): Uint8Array {
+  const header = [
+    0xff, 0xd8, // SOI
+    0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, // APP0 JFIF
+    0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03,
+    0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, // SOF0, 3 components
+  ];
+  const bytes = new Uint8Array(Math.max(size, header.length + 2));
+  bytes.set(header);
+  bytes.set([0xff, 0xd9], bytes.length - 2); // EOI
+  return bytes;
+}
+
+export function fakeJpeg(name: string, width = 640, height = 480, size = 64): File {
+  return new File([jpegHeaderBytes(width, height, size)], name, { type: "image/jpeg" });
+}
+
+/** A real, decodable RGB PNG with a few shapes on it (so a sketch has edges to find). */
+export async function makePng(width: number, height: number): Promise<Uint8Array> {
+  const rowLength = 1 + width * 3;
+  const raw = new Uint8Array(rowLength * height);
+  for (let y = 0; y < height; y++) {
+    raw[y * rowLength] = 0; // filter: none
+    for (let x = 0; x < width; x++) {
+      const inCircle = (x - width / 2) ** 2 + (y - height / 2) ** 2 < (Math.min(width, height) / 3) ** 2;
+      const inSquare = x > width / 8 && x < width / 3 && y > height / 8 && y < height / 3;
+      const shade = inCircle ? 40 : inSquare ? 90 : 220 - Math.round((60 * y) / height);
+      const offset = y * rowLength + 1 + x * 3;
+      raw[offset] = shade;
+      raw[offset + 1] = inCircle ? 120 : shade;
+      raw[offset + 2] = shade;
+    }
+  }
+  const ihdr = new Uint8Array(13);
+  const view = new DataView(ihdr.buffer);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit, RGB, deflate, no filter, no interlace
+  const idat = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
+  return concatBytes([
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", idat),
+    pngChunk("IEND", new Uint8Array(0)),
+  ]);
+}
+
+export async function pngFile(name: string, width = 64, height = 48): Promise<File> {
+  return new File([await makePng(width, height)], name, { type: "image/png" });
+}
+
+function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const chunk = new Uint8Array(12 + data.length);
+  const view = new DataView(chunk.buffer);
+  view.setUint32(0, data.length);
+  chunk.set(new TextEncoder().encode(type), 4);
+  chunk.set(data, 8);
+  view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
+  return chunk;
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** Rows straight from D1, for what the API does not show (or to move a test's clock). */
+export async function dbRun(query: string, ...values: unknown[]) {
+  const { env } = await import("cloudflare:test");
+  return env.DB.prepare(query).bind(...values).run();
+}
+
+export async function r2Keys(prefix = ""): Promise<string[]> {
+  const { env } = await import("cloudflare:test");
+  const listing = await env.IMAGES.list({ prefix });
+  return listing.objects.map((object) => object.key);
+}
