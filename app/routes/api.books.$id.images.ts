@@ -1,0 +1,20 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { requireBook } from "~/server/books.server";
+import { database } from "~/server/db.server";
+import { parseId, requireMethod } from "~/server/http.server";
+import { addImages, imageDto, listImages } from "~/server/images.server";
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const db = database(context.cloudflare.env.DB);
+  const book = await requireBook(db, context.sessionId, parseId(params.id));
+  return json((await listImages(db, book.id)).map(imageDto));
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  requireMethod(request, ["POST"]);
+  const { env } = context.cloudflare;
+  const db = database(env.DB);
+  const book = await requireBook(db, context.sessionId, parseId(params.id));
+  const images = await addImages(env, db, book, request);
+  return json({ images: images.map(imageDto) }, { status: 201 });
+}
