@@ -1,0 +1,14 @@
+import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { requireBook, startProcessing } from "~/server/books.server";
+import { database } from "~/server/db.server";
+import { methodNotAllowed, parseId, requireMethod } from "~/server/http.server";
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  requireMethod(request, ["POST"]);
+  const { env } = context.cloudflare;
+  const db = database(env.DB);
+  const book = await requireBook(db, context.sessionId, parseId(params.id));
+  return json(await startProcessing(env, db, book), { status: 202 });
+}
