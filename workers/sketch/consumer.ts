@@ -1,0 +1,127 @@
+/**
+ * The queue side of the sketch Worker: one message per image of a book (sketch-jobs), and the
+ * dead-letter queue for messages that used up their retries (sketch-jobs-dlq).
+ *
+ * Every message is settled on its own (ack or retry), so one bad photo never holds up the rest
+ * of the batch. Re-running a message is harmless: a completed image is skipped, and the sketch
+ * key is derived from the original's key, so a repeat overwrites the same object.
+ */
+import { eq } from "drizzle-orm";
+import { database, schema } from "../../app/server/db.server";
+import type { SketchJob } from "./contract";
+import { describeError, isPermanent, PermanentSketchError } from "./errors";
+import { convertOriginal } from "./pipeline";
+
+export interface SketchEnv {
+  DB: D1Database;
+  IMAGES: R2Bucket;
+  APP_ENV?: string;
+}
+
+export const SKETCH_QUEUE = "sketch-jobs";
+export const DEAD_LETTER_QUEUE = "sketch-jobs-dlq";
+
+/** Retry delays double from here: 10 s, 20 s, 40 s, ... capped at 15 minutes. */
+export const RETRY_BASE_DELAY_SECONDS = 10;
+export const RETRY_MAX_DELAY_SECONDS = 15 * 60;
+
+export function retryDelaySeconds(attempts: number): number {
+  const exponent = Math.max(0, attempts - 1);
+  return Math.min(RETRY_MAX_DELAY_SECONDS, RETRY_BASE_DELAY_SECONDS * 2 ** exponent);
+}
+
+export const GAVE_UP_REASON = "We could not convert this photo after several attempts. Please try again later.";
+
+const { images } = schema;
+
+export async function handleSketchJobs(batch: MessageBatch<unknown>, env: SketchEnv): Promise<void> {
+  // One at a time: a decoded photo can take tens of MB and the isolate has 128 MB.
+  for (const message of batch.messages) await handleSketchJob(message, env);
+}
+
+export async function handleSketchJob(message: Message<unknown>, env: SketchEnv): Promise<void> {
+  const imageId = jobImageId(message.body);
+  if (imageId === null) {
+    console.error("sketch job without a valid imageId; dropped", message.id, message.body);
+    message.ack();
+    return;
+  }
+  const db = database(env.DB);
+  try {
+    const row = await db.query.images.findFirst({ where: eq(images.id, imageId) });
+    if (!row) throw new PermanentSketchError(`Image ${imageId} does not exist (deleted?).`);
+    if (row.processingStatus === "completed" && row.sketchKey && (await env.IMAGES.head(row.sketchKey))) {
+      message.ack();
+      return;
+    }
+    await db.update(images).set({ processingStatus: "processing", error: null }).where(eq(images.id, imageId));
+    const result = await convertOriginal(env.IMAGES, row.originalKey);
+    await db
+      .update(images)
+      .set({
+        processingStatus: "completed",
+        sketchKey: result.sketchKey,
+        qualityScore: result.qualityScore,
+        width: result.width,
+        height: result.height,
+        error: null,
+      })
+      .where(eq(images.id, imageId));
+    message.ack();
+  } catch (error) {
+    const reason = describeError(error);
+    if (isPermanent(error)) {
+      try {
+        // Updates nothing when the row is missing, which is fine: there is nothing to mark.
+        await db.update(images).set({ processingStatus: "failed", error: reason }).where(eq(images.id, imageId));
+        console.warn(`image ${imageId} failed: ${reason}`);
+        message.ack();
+      } catch (dbError) {
+        // Could not record the failure: try again later rather than lose it.
+        console.error(`image ${imageId}: could not record failure`, describeError(dbError));
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+      }
+      return;
+    }
+    console.error(`image ${imageId}: attempt ${message.attempts} failed, will retry: ${reason}`);
+    // Best effort: the dead-letter handler quotes the last error if the retries run out.
+    await db
+      .update(images)
+      .set({ error: reason })
+      .where(eq(images.id, imageId))
+      .catch(() => undefined);
+    message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+  }
+}
+
+/** Messages that used up their retries: the image fails with a reason the customer can read. */
+export async function handleDeadLetters(batch: MessageBatch<unknown>, env: SketchEnv): Promise<void> {
+  const db = database(env.DB);
+  for (const message of batch.messages) {
+    const imageId = jobImageId(message.body);
+    if (imageId === null) {
+      message.ack();
+      continue;
+    }
+    try {
+      const row = await db.query.images.findFirst({ where: eq(images.id, imageId) });
+      // A later delivery may have succeeded meanwhile; never overwrite a finished sketch.
+      if (row && row.processingStatus !== "completed") {
+        const lastError = row.error ? ` (last error: ${row.error})` : "";
+        await db
+          .update(images)
+          .set({ processingStatus: "failed", error: `${GAVE_UP_REASON}${lastError}`.slice(0, 1000) })
+          .where(eq(images.id, imageId));
+      }
+      message.ack();
+    } catch (error) {
+      console.error(`dead letter for image ${imageId}: ${describeError(error)}`);
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+    }
+  }
+}
+
+function jobImageId(body: unknown): number | null {
+  const imageId = (body as Partial<SketchJob> | null)?.imageId;
+  return typeof imageId === "number" && Number.isSafeInteger(imageId) && imageId > 0 ? imageId : null;
+}
