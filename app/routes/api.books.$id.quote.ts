@@ -1,0 +1,16 @@
+import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { quoteRequestSchema } from "~/lib/schemas";
+import { requireBook } from "~/server/books.server";
+import { database } from "~/server/db.server";
+import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http.server";
+import { createQuote } from "~/server/quotes.server";
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  requireMethod(request, ["POST"]);
+  const db = database(context.cloudflare.env.DB);
+  const book = await requireBook(db, context.sessionId, parseId(params.id));
+  const { deliveryAddress } = await readValidBody(request, quoteRequestSchema);
+  return json(await createQuote(db, book, deliveryAddress));
+}

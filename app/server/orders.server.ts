@@ -1,0 +1,126 @@
+/** Orders of a book: created from a live quote, owned through the book's session. */
+import { and, count, eq, sql } from "drizzle-orm";
+import { API_MESSAGES, DELIVERY_MAX_BUSINESS_DAYS, DELIVERY_RANGE_TEXT, EXTRA_PAGES } from "~/lib/constants";
+import type { orderRequestSchema } from "~/lib/schemas";
+import type { z } from "zod";
+import type { Database } from "./db.server";
+import { books, images, orders, type Order, type Pricing } from "./db/schema";
+import { jsonError, notFound } from "./http.server";
+import { requireBook } from "./books.server";
+import { requireUsableQuote } from "./quotes.server";
+
+export type OrderRequest = z.infer<typeof orderRequestSchema>;
+
+export interface OrderDto {
+  id: number;
+  orderNumber: string;
+  estimatedDelivery: string | null;
+  pricing: Pricing;
+  paymentStatus: Order["paymentStatus"];
+  orderStatus: Order["orderStatus"];
+}
+
+export function orderDto(order: Order): OrderDto {
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    estimatedDelivery: order.estimatedDelivery,
+    pricing: order.pricing,
+    paymentStatus: order.paymentStatus,
+    orderStatus: order.orderStatus,
+  };
+}
+
+/** Without 0/O and 1/I, so an order number read out on the phone is unambiguous. */
+const ORDER_CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+const ORDER_CODE_LENGTH = 5;
+
+/** `CB-YYYYMMDD-XXXXX`: a date a person recognises and 32^5 random codes per day. */
+export function newOrderNumber(now = new Date()): string {
+  const date = now.toISOString().slice(0, 10).replace(/-/g, "");
+  const random = crypto.getRandomValues(new Uint8Array(ORDER_CODE_LENGTH));
+  const code = Array.from(random, (byte) => ORDER_CODE_ALPHABET[byte % ORDER_CODE_ALPHABET.length]).join("");
+  return `CB-${date}-${code}`;
+}
+
+export function addBusinessDays(from: Date, days: number): Date {
+  const date = new Date(from.getTime());
+  let left = days;
+  while (left > 0) {
+    date.setUTCDate(date.getUTCDate() + 1);
+    const weekday = date.getUTCDay();
+    if (weekday !== 0 && weekday !== 6) left -= 1;
+  }
+  return date;
+}
+
+/** "3-15 business days (by Friday, 11 December 2026)": the range SPEC shows and a latest date. */
+export function estimatedDeliveryText(now = new Date()): string {
+  const latest = addBusinessDays(now, DELIVERY_MAX_BUSINESS_DAYS).toLocaleDateString("en-GB", {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+  return `${DELIVERY_RANGE_TEXT} (by ${latest})`;
+}
+
+const ORDER_NUMBER_ATTEMPTS = 3;
+
+/**
+ * Places an order for a book of this session. The prices come from the quote row; the order
+ * row and the book's move to `ordered` (with its page count) are written in one batch.
+ */
+export async function createOrder(db: Database, sessionId: string, input: OrderRequest, now = new Date()): Promise<Order> {
+  const book = await requireBook(db, sessionId, input.bookId);
+  const quote = await requireUsableQuote(db, book, input.quoteId, input.deliveryInfo, now);
+  const [{ selected }] = await db
+    .select({ selected: count() })
+    .from(images)
+    .where(and(eq(images.bookId, book.id), eq(images.isSelected, true)));
+  if (selected === 0) throw jsonError(400, API_MESSAGES.noImagesSelected);
+
+  const estimatedDelivery = estimatedDeliveryText(now);
+  for (let attempt = 1; ; attempt++) {
+    const orderNumber = newOrderNumber(now);
+    try {
+      const [[order]] = await db.batch([
+        db
+          .insert(orders)
+          .values({
+            bookId: book.id,
+            quoteId: quote.id,
+            orderNumber,
+            customerInfo: input.deliveryInfo,
+            pricing: quote.pricing,
+            paymentMethod: input.paymentMethod,
+            estimatedDelivery,
+          })
+          .returning(),
+        db
+          .update(books)
+          .set({
+            status: "ordered",
+            totalPages: sql`(SELECT count(*) FROM images WHERE book_id = ${book.id} AND is_selected = 1) + ${EXTRA_PAGES}`,
+          })
+          .where(eq(books.id, book.id)),
+      ]);
+      return order;
+    } catch (error) {
+      if (attempt < ORDER_NUMBER_ATTEMPTS && String(error).includes("orders.order_number")) continue;
+      throw error;
+    }
+  }
+}
+
+/** The order if its book belongs to this session; otherwise a thrown 404. */
+export async function requireOrder(db: Database, sessionId: string, orderId: number): Promise<Order> {
+  const [row] = await db
+    .select({ order: orders })
+    .from(orders)
+    .innerJoin(books, eq(books.id, orders.bookId))
+    .where(and(eq(orders.id, orderId), eq(books.sessionId, sessionId)));
+  if (!row) throw notFound();
+  return row.order;
+}

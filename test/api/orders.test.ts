@@ -1,0 +1,221 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { API_MESSAGES, CURRENCY, DELIVERY_RANGE_TEXT, EXTRA_PAGES, MESSAGES, PLANS } from "~/lib/constants";
+import { dbRun, fakeJpeg, Visitor, type ApiError } from "./helpers";
+
+const address = { country: "UK", zipCode: "SW1A 1AA" };
+const deliveryInfo = {
+  firstName: "Ada",
+  lastName: "Lovelace",
+  email: "ada@example.com",
+  address1: "1 Downing Street",
+  city: "London",
+  ...address,
+};
+
+/** A book with `selected` completed and selected images, and a quote for `address`. */
+async function readyBook(visitor: Visitor, selected = 2) {
+  const bookId = await visitor.createBook();
+  const images = await visitor.uploadOk(bookId, Array.from({ length: selected + 1 }, (_, i) => fakeJpeg(`p${i}.jpg`)));
+  for (const image of images) {
+    await dbRun("UPDATE images SET processing_status = 'completed' WHERE id = ?", image.id);
+  }
+  for (const image of images.slice(0, selected)) {
+    await visitor.send("PATCH", `/api/images/${image.id}/selection`, { isSelected: true });
+  }
+  const quoteResponse = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
+  const { quoteId } = (await quoteResponse.json()) as { quoteId: string };
+  return { bookId, quoteId };
+}
+
+async function message(response: Response): Promise<string> {
+  return ((await response.json()) as ApiError).message;
+}
+
+describe("POST /api/books/{id}/quote", () => {
+  it("prices the book from the server's constants under an unguessable id", async () => {
+    const visitor = new Visitor();
+    const bookId = await visitor.createBook();
+    const response = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
+    expect(response.status).toBe(200);
+    const quote = (await response.json()) as { success: boolean; pricing: Record<string, unknown>; quoteId: string };
+    const base = PLANS.standard.price;
+    expect(quote).toEqual({
+      success: true,
+      pricing: { basePrice: base, processingFee: 0, shipping: 0, total: base, currency: CURRENCY },
+      quoteId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+  });
+
+  it("prices a premium book as premium", async () => {
+    const visitor = new Visitor();
+    const bookId = await visitor.createBook();
+    await dbRun("UPDATE books SET book_type = 'premium' WHERE id = ?", bookId);
+    const response = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
+    expect(((await response.json()) as { pricing: { total: number } }).pricing.total).toBe(PLANS.premium.price);
+  });
+
+  it("requires a ZIP code and a delivery country", async () => {
+    const visitor = new Visitor();
+    const bookId = await visitor.createBook();
+    const noZip = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: { country: "US" } });
+    expect(noZip.status).toBe(400);
+    expect(await noZip.json()).toEqual({
+      message: MESSAGES.zipRequired,
+      fieldErrors: { "deliveryAddress.zipCode": [MESSAGES.zipRequired] },
+    });
+    const blankZip = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: { country: "US", zipCode: " " } });
+    expect(await message(blankZip)).toBe(MESSAGES.zipRequired);
+    const noCountry = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: { zipCode: "90210" } });
+    expect(noCountry.status).toBe(400);
+    expect(await message(noCountry)).toBe(MESSAGES.countryRequired);
+    const elsewhere = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: { country: "FR", zipCode: "75001" } });
+    expect(await message(elsewhere)).toBe(MESSAGES.countryRequired);
+  });
+
+  it("is 404 for a stranger's book", async () => {
+    const bookId = await new Visitor().createBook();
+    const response = await new Visitor().send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("POST /api/orders", () => {
+  it("places an order with the quote's prices and moves the book to ordered", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await readyBook(visitor, 3);
+    const response = await visitor.send("POST", "/api/orders", {
+      bookId,
+      quoteId,
+      deliveryInfo: { ...deliveryInfo, zipCode: "sw1a 1aa" },
+      paymentMethod: "card",
+      // Whatever the browser says about money is ignored.
+      pricing: { basePrice: 1, processingFee: 0, shipping: 0, total: 1, currency: CURRENCY },
+    });
+    expect(response.status).toBe(201);
+    const order = await response.json();
+    expect(order).toEqual({
+      id: expect.any(Number),
+      orderNumber: expect.stringMatching(/^CB-\d{8}-[2-9A-HJ-NP-Z]{5}$/),
+      estimatedDelivery: expect.stringContaining(DELIVERY_RANGE_TEXT),
+      pricing: { basePrice: PLANS.standard.price, processingFee: 0, shipping: 0, total: PLANS.standard.price, currency: CURRENCY },
+      paymentStatus: "pending",
+      orderStatus: "placed",
+    });
+    const book = await env.DB.prepare("SELECT status, total_pages FROM books WHERE id = ?").bind(bookId).first();
+    expect(book).toEqual({ status: "ordered", total_pages: 3 + EXTRA_PAGES });
+  });
+
+  it("refuses a quote of another book, even the visitor's own", async () => {
+    const visitor = new Visitor();
+    const first = await readyBook(visitor);
+    const second = await readyBook(visitor);
+    const response = await visitor.send("POST", "/api/orders", { bookId: first.bookId, quoteId: second.quoteId, deliveryInfo });
+    expect(response.status).toBe(400);
+    expect(await message(response)).toBe(API_MESSAGES.quoteNotFound);
+    const orders = await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE book_id = ?").bind(first.bookId).first<number>("n");
+    expect(orders).toBe(0);
+  });
+
+  it("refuses an expired quote and a quote for another address", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await readyBook(visitor);
+    const otherZip = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo: { ...deliveryInfo, zipCode: "EC1A 1BB" } });
+    expect(otherZip.status).toBe(409);
+    expect(await message(otherZip)).toBe(API_MESSAGES.quoteAddressMismatch);
+    const otherCountry = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo: { ...deliveryInfo, country: "AU" } });
+    expect(await message(otherCountry)).toBe(API_MESSAGES.quoteAddressMismatch);
+
+    await dbRun("UPDATE quotes SET expires_at = unixepoch() - 1 WHERE id = ?", quoteId);
+    const expired = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo });
+    expect(expired.status).toBe(409);
+    expect(await message(expired)).toBe(API_MESSAGES.quoteExpired);
+    expect(await env.DB.prepare("SELECT status FROM books WHERE id = ?").bind(bookId).first("status")).not.toBe("ordered");
+  });
+
+  it("needs at least one selected image and valid delivery details", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await readyBook(visitor, 0);
+    const noSelection = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo });
+    expect(noSelection.status).toBe(400);
+    expect(await message(noSelection)).toBe(API_MESSAGES.noImagesSelected);
+
+    const badEmail = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo: { ...deliveryInfo, email: "nope", firstName: "" } });
+    expect(badEmail.status).toBe(400);
+    const body = (await badEmail.json()) as ApiError;
+    expect(body.fieldErrors).toMatchObject({
+      "deliveryInfo.firstName": [MESSAGES.firstNameRequired],
+      "deliveryInfo.email": [MESSAGES.invalidEmail],
+    });
+  });
+
+  it("is 404 for a stranger's book, even with its quote id", async () => {
+    const owner = new Visitor();
+    const { bookId, quoteId } = await readyBook(owner);
+    const response = await new Visitor().send("POST", "/api/orders", { bookId, quoteId, deliveryInfo });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: "Not found" });
+  });
+});
+
+describe("POST /api/orders/{orderId}/payment", () => {
+  async function placedOrder(visitor: Visitor) {
+    const { bookId, quoteId } = await readyBook(visitor);
+    const response = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo });
+    return (await response.json()) as { id: number; orderNumber: string };
+  }
+
+  it("pays through the local test provider", async () => {
+    const visitor = new Visitor();
+    const order = await placedOrder(visitor);
+    const response = await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card", paymentDetails: {} });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      paymentStatus: "paid",
+      orderStatus: "paid",
+      estimatedDelivery: expect.stringContaining(DELIVERY_RANGE_TEXT),
+      pricing: expect.objectContaining({ total: PLANS.standard.price }),
+    });
+  });
+
+  it("answers 402 on a decline and keeps the order pending, then pays on retry", async () => {
+    const visitor = new Visitor();
+    const order = await placedOrder(visitor);
+    const declined = await visitor.send("POST", `/api/orders/${order.id}/payment`, {
+      paymentMethod: "card",
+      paymentDetails: { simulate: "decline" },
+    });
+    expect(declined.status).toBe(402);
+    expect(await declined.json()).toEqual({ message: MESSAGES.paymentFailed });
+    const row = await env.DB.prepare("SELECT payment_status, order_status FROM orders WHERE id = ?").bind(order.id).first();
+    expect(row).toEqual({ payment_status: "pending", order_status: "placed" });
+
+    const retry = await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" });
+    expect(retry.status).toBe(200);
+  });
+
+  it("refuses to take a second payment for a paid order", async () => {
+    const visitor = new Visitor();
+    const order = await placedOrder(visitor);
+    expect((await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" })).status).toBe(200);
+    const again = await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" });
+    expect(again.status).toBe(409);
+    expect(await message(again)).toBe(API_MESSAGES.orderAlreadyPaid);
+  });
+
+  it("validates the method and is 404 for a stranger or an unknown order", async () => {
+    const owner = new Visitor();
+    const order = await placedOrder(owner);
+    const badMethod = await owner.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "cash" });
+    expect(badMethod.status).toBe(400);
+
+    const stranger = await new Visitor().send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" });
+    expect(stranger.status).toBe(404);
+    expect((await owner.send("POST", "/api/orders/999999/payment", { paymentMethod: "card" })).status).toBe(404);
+    expect((await owner.send("POST", "/api/orders/x/payment", { paymentMethod: "card" })).status).toBe(404);
+    const row = await env.DB.prepare("SELECT payment_status FROM orders WHERE id = ?").bind(order.id).first("payment_status");
+    expect(row).toBe("pending");
+  });
+});
