@@ -71,7 +71,7 @@ export interface ApiError {
  * A JPEG header (SOI, APP0, SOF0 with the given size) padded to `size` bytes: enough for the
  * upload's magic-byte and dimension checks, not a decodable picture.
  */
-export function jpegHeaderBytes(width: number, height: number, size = 64): Uint8Array {
+export function jpegHeaderBytes(width: number, height: number, size = 64): Uint8Array<ArrayBuffer> {
   const header = [
     0xff, 0xd8, // SOI
     0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, // APP0 JFIF
@@ -89,7 +89,7 @@ export function fakeJpeg(name: string, width = 640, height = 480, size = 64): Fi
 }
 
 /** A real, decodable RGB PNG with a few shapes on it (so a sketch has edges to find). */
-export async function makePng(width: number, height: number): Promise<Uint8Array> {
+export async function makePng(width: number, height: number): Promise<Uint8Array<ArrayBuffer>> {
   const rowLength = 1 + width * 3;
   const raw = new Uint8Array(rowLength * height);
   for (let y = 0; y < height; y++) {
@@ -144,7 +144,7 @@ function crc32(bytes: Uint8Array): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-function concatBytes(parts: Uint8Array[]): Uint8Array {
+function concatBytes(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of parts) {
