@@ -89,7 +89,9 @@ export function referenceSketch(gray: FloatImage, tuning: SketchTuning = SKETCH_
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       const blend = blurredInverted.values[i];
-      const dodge = blend >= 255 ? 255 : Math.min(255, (gray.values[i] * 255) / (255 - blend));
+      const offset = tuning.dodgeOffset;
+      const denominator = 255 - blend + offset;
+      const dodge = denominator <= 0 ? 255 : Math.min(255, ((smoothed.values[i] + offset) * 255) / denominator);
       const gx =
         at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x - 1, y) - at(x - 1, y + 1);
       const gy =
