@@ -144,6 +144,17 @@ describe("POST /api/books/{id}/images", () => {
     expect(await r2Keys()).toEqual(keysBefore);
   });
 
+  it("keeps the limit when two uploads race: one goes in whole, the other not at all", async () => {
+    const visitor = new Visitor();
+    const bookId = await visitor.createBook();
+    const batch = (tag: string) => Array.from({ length: 30 }, (_, i) => fakeJpeg(`${tag}-${i}.jpg`));
+    const keysBefore = await r2Keys();
+    const statuses = (await Promise.all([visitor.upload(bookId, batch("a")), visitor.upload(bookId, batch("b"))])).map((r) => r.status);
+    expect(statuses.sort()).toEqual([201, 400]);
+    expect(await imageCount(bookId)).toBe(30);
+    expect((await r2Keys()).length).toBe(keysBefore.length + 30);
+  });
+
   it("refuses an empty request and a body that is not multipart", async () => {
     const visitor = new Visitor();
     const bookId = await visitor.createBook();
