@@ -137,6 +137,43 @@ export const MESSAGES = {
   notFound: "Page Not Found",
 } as const;
 
+/** Toast titles and texts of the /book/{id} pages that complete SPEC's messages above. */
+export const BOOK_PAGE_MESSAGES = {
+  errorTitle: "Error",
+  invalidFileTypeTitle: "Invalid file type",
+  tooManyImagesTitle: "Too many images",
+  paymentSucceededTitle: "Payment successful!",
+  paymentSucceededDescription: "Your order has been placed successfully.",
+  // SPEC: the remove-image button only shows a message and does not delete.
+  removeImageUnavailable:
+    "Photos can't be removed from a book yet. Leave it unselected and it won't be printed.",
+  confirmationEmailNote:
+    "A confirmation email with your order details and tracking information is on its way.",
+} as const;
+
+/** Button and heading texts SPEC.md spells out (product copy, used exactly). */
+export const LABELS = {
+  createBookFormTitle: "Create Your Custom Coloring Book",
+  continueToUpload: "Continue to Upload Images",
+  creating: "Creating...",
+  admin: "Admin",
+  connectWallet: "Connect Wallet",
+  next: "Next",
+  back: "Back",
+  createMyBook: "Create My Book",
+  selectAll: "Select All",
+  deselectAll: "Deselect All",
+  selectHighQualityOnly: "Select High Quality Only",
+  ready: "Ready",
+  noStatus: "none",
+  backToPreview: "Back to Preview",
+  completeOrder: "Complete Order",
+  processingOrder: "Processing...",
+  orderConfirmed: "Order Confirmed",
+  trackYourOrder: "Track Your Order",
+  createAnotherBook: "Create Another Book",
+} as const;
+
 /**
  * Messages of the JSON API that SPEC.md has no text for. Answers are
  * `{ message, fieldErrors? }` with a 4xx status; SPEC's own texts above are used wherever they exist.

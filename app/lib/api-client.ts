@@ -1,0 +1,174 @@
+/**
+ * The browser's one way to talk to the shop's JSON API (SPEC section 7).
+ *
+ * Every call sends credentials (the signed session cookie owns books, images, quotes and
+ * orders). A non-ok answer becomes an `ApiError` whose text is '{status}: {body text}' (the
+ * status text when the body is empty); toasts show the server's JSON `message` through
+ * `apiErrorMessage`, falling back to the caller's default (SPEC section 8). No retries.
+ */
+import type { DeliveryCountry } from "./constants";
+import type { BookFormInput, DeliveryFormInput } from "./schemas";
+
+export type ProcessingStatus = "pending" | "processing" | "completed" | "failed";
+
+export interface BookDto {
+  id: number;
+  title: string;
+  personalMessage: string | null;
+  status: string;
+  totalPages: number;
+  createdAt: string;
+}
+
+export interface ImageDto {
+  id: number;
+  bookId: number;
+  originalFilename: string;
+  originalUrl: string;
+  sketchUrl: string | null;
+  isSelected: boolean;
+  /** Typed loosely on purpose: the preview page shows 'none' when the server sends nothing. */
+  processingStatus: ProcessingStatus | null;
+  qualityScore: number | null;
+  fileSize: number;
+  width: number | null;
+  height: number | null;
+  error: string | null;
+  createdAt: string;
+}
+
+export interface BookProgress {
+  processedImages: number;
+  totalImages: number;
+}
+
+/** All amounts in minor units (pence). */
+export interface Pricing {
+  basePrice: number;
+  processingFee: number;
+  shipping: number;
+  total: number;
+  currency: string;
+}
+
+export interface QuoteResponse {
+  success: boolean;
+  pricing: Pricing;
+  quoteId: string;
+}
+
+export interface OrderDto {
+  id: number;
+  orderNumber: string;
+  estimatedDelivery: string | null;
+  pricing: Pricing;
+  paymentStatus: string;
+  orderStatus: string;
+}
+
+export interface PaymentResult {
+  orderId: number;
+  orderNumber: string;
+  paymentStatus: string;
+  orderStatus: string;
+  estimatedDelivery: string | null;
+  pricing: Pricing;
+  /** Present when the provider wants the buyer on its own checkout page. */
+  checkoutUrl?: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly bodyText: string;
+
+  constructor(status: number, statusText: string, bodyText: string) {
+    super(`${status}: ${bodyText || statusText}`);
+    this.name = "ApiError";
+    this.status = status;
+    this.bodyText = bodyText;
+  }
+
+  /** The `message` field of a JSON error body, if the server sent one. */
+  get serverMessage(): string | undefined {
+    try {
+      const parsed: unknown = JSON.parse(this.bodyText);
+      if (parsed && typeof parsed === "object" && "message" in parsed) {
+        const { message } = parsed as { message: unknown };
+        if (typeof message === "string" && message.trim() !== "") return message;
+      }
+    } catch {
+      // Not JSON: the caller's default message is shown instead.
+    }
+    return undefined;
+  }
+}
+
+/** What a toast shows for a failed call: the server's message when present, else the default. */
+export function apiErrorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.serverMessage ?? fallback;
+  return fallback;
+}
+
+async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(path, { ...init, credentials: "include" });
+  if (!response.ok) {
+    const bodyText = await response.text().catch(() => "");
+    throw new ApiError(response.status, response.statusText, bodyText);
+  }
+  return (await response.json()) as T;
+}
+
+function sendJson<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return request<T>(path, {
+    method,
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+export function createBook(input: BookFormInput): Promise<BookDto> {
+  return sendJson("POST", "/api/books", input);
+}
+
+export function listBookImages(bookId: number): Promise<ImageDto[]> {
+  return request(`/api/books/${bookId}/images`, { headers: { Accept: "application/json" } });
+}
+
+/** One multipart request; callers send a few files at a time so a phone never posts one giant body. */
+export function uploadBookImages(bookId: number, files: File[]): Promise<{ images: ImageDto[] }> {
+  const body = new FormData();
+  for (const file of files) body.append("images", file, file.name);
+  return request(`/api/books/${bookId}/images`, { method: "POST", body });
+}
+
+export function startBookProcessing(bookId: number): Promise<{ queued: number }> {
+  return sendJson("POST", `/api/books/${bookId}/process`);
+}
+
+export function getBookProgress(bookId: number): Promise<BookProgress> {
+  return request(`/api/books/${bookId}/progress`, { headers: { Accept: "application/json" } });
+}
+
+export function setImageSelection(imageId: number, isSelected: boolean): Promise<ImageDto> {
+  return sendJson("PATCH", `/api/images/${imageId}/selection`, { isSelected });
+}
+
+export function requestQuote(
+  bookId: number,
+  deliveryAddress: { country: DeliveryCountry; zipCode: string },
+): Promise<QuoteResponse> {
+  return sendJson("POST", `/api/books/${bookId}/quote`, { deliveryAddress });
+}
+
+export function createOrder(input: {
+  bookId: number;
+  quoteId: string;
+  deliveryInfo: DeliveryFormInput;
+  paymentMethod: "card";
+}): Promise<OrderDto> {
+  return sendJson("POST", "/api/orders", input);
+}
+
+export function payForOrder(orderId: number, paymentMethod: "card"): Promise<PaymentResult> {
+  return sendJson("POST", `/api/orders/${orderId}/payment`, { paymentMethod, paymentDetails: {} });
+}

@@ -1,0 +1,260 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { withZod } from "@remix-validated-form/with-zod";
+import { useEffect, useRef, useState } from "react";
+import { ValidatedForm, useIsSubmitting } from "remix-validated-form";
+import { BookPageHeader } from "~/components/book-page-header";
+import { buttonStyles } from "~/components/button-styles";
+import { SelectField, TextField } from "~/components/form-field";
+import { AlertIcon, ArrowLeftIcon, LockIcon } from "~/components/icons";
+import { OrderConfirmation, type ConfirmedOrder } from "~/components/order-confirmation";
+import { OrderSummary, type QuoteState } from "~/components/order-summary";
+import { Spinner } from "~/components/spinner";
+import { useToast } from "~/components/toast";
+import { ApiError, apiErrorMessage, createOrder, payForOrder, requestQuote } from "~/lib/api-client";
+import {
+  BOOK_PAGE_MESSAGES,
+  COUNTRY_NAMES,
+  DELIVERY_COUNTRIES,
+  LABELS,
+  MESSAGES,
+  type DeliveryCountry,
+} from "~/lib/constants";
+import { deliveryFormSchema, type DeliveryFormInput } from "~/lib/schemas";
+import { loadVisitorBook } from "~/server/book-pages.server";
+
+export const meta: MetaFunction = () => [{ title: "Order your book – Coloring Book Shop" }];
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  return json(await loadVisitorBook(context, params.id));
+}
+
+const FORM_ID = "delivery-form";
+const validator = withZod(deliveryFormSchema);
+/** Wait for typing to pause before asking for a price. */
+const QUOTE_DEBOUNCE_MS = 400;
+const COUNTRY_OPTIONS = DELIVERY_COUNTRIES.map((code) => ({ value: code, label: COUNTRY_NAMES[code] }));
+const PAYMENT_OPTIONS = [{ id: "card" as const, label: "Credit or debit card", note: "Visa, Mastercard, American Express" }];
+type PaymentMethod = (typeof PAYMENT_OPTIONS)[number]["id"];
+
+const isDeliveryCountry = (value: string): value is DeliveryCountry =>
+  (DELIVERY_COUNTRIES as readonly string[]).includes(value);
+
+export default function OrderPage() {
+  const book = useLoaderData<typeof loader>();
+  const toast = useToast();
+  const [country, setCountry] = useState("");
+  const [zipCode, setZipCode] = useState("");
+  const [quote, setQuote] = useState<QuoteState>({ status: "idle" });
+  const [paymentMethod, setPaymentMethod] = useState<PaymentMethod>("card");
+  const [redirecting, setRedirecting] = useState(false);
+  const [confirmed, setConfirmed] = useState<ConfirmedOrder | null>(null);
+  // An order whose payment was declined is paid again, not created twice, while nothing changed.
+  const unpaidOrder = useRef<{ id: number; key: string } | null>(null);
+
+  // SPEC section 5: a quote is requested whenever country and ZIP code are both set.
+  useEffect(() => {
+    const zip = zipCode.trim();
+    if (!isDeliveryCountry(country) || zip === "") {
+      setQuote({ status: "idle" });
+      return;
+    }
+    let cancelled = false;
+    setQuote({ status: "loading" });
+    const timer = setTimeout(async () => {
+      try {
+        const answer = await requestQuote(book.id, { country, zipCode: zip });
+        if (cancelled) return;
+        setQuote(
+          answer.success
+            ? { status: "ready", quoteId: answer.quoteId, pricing: answer.pricing }
+            : { status: "error", message: MESSAGES.quoteRequiredDescription },
+        );
+      } catch (error) {
+        if (!cancelled) setQuote({ status: "error", message: apiErrorMessage(error, MESSAGES.quoteRequiredDescription) });
+      }
+    }, QUOTE_DEBOUNCE_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [book.id, country, zipCode]);
+
+  async function placeOrder(deliveryInfo: DeliveryFormInput) {
+    if (quote.status !== "ready") {
+      toast({ title: MESSAGES.quoteRequiredTitle, description: MESSAGES.quoteRequiredDescription, variant: "destructive" });
+      return;
+    }
+    const key = JSON.stringify([quote.quoteId, deliveryInfo, paymentMethod]);
+    let orderId = unpaidOrder.current?.key === key ? unpaidOrder.current.id : null;
+    if (orderId === null) {
+      try {
+        const order = await createOrder({ bookId: book.id, quoteId: quote.quoteId, deliveryInfo, paymentMethod });
+        orderId = order.id;
+        unpaidOrder.current = { id: order.id, key };
+      } catch (error) {
+        toast({ title: BOOK_PAGE_MESSAGES.errorTitle, description: apiErrorMessage(error, MESSAGES.orderFailed), variant: "destructive" });
+        return;
+      }
+    }
+    try {
+      const payment = await payForOrder(orderId, paymentMethod);
+      if (payment.checkoutUrl) {
+        setRedirecting(true);
+        window.location.assign(payment.checkoutUrl);
+        return;
+      }
+      unpaidOrder.current = null;
+      setConfirmed({ orderNumber: payment.orderNumber, pricing: payment.pricing, estimatedDelivery: payment.estimatedDelivery });
+      window.scrollTo(0, 0);
+      toast({ title: BOOK_PAGE_MESSAGES.paymentSucceededTitle, description: BOOK_PAGE_MESSAGES.paymentSucceededDescription });
+    } catch (error) {
+      // A paid order (409) must not be paid again from here: start over with a fresh order.
+      if (error instanceof ApiError && error.status === 409) unpaidOrder.current = null;
+      toast({ title: BOOK_PAGE_MESSAGES.errorTitle, description: apiErrorMessage(error, MESSAGES.paymentFailed), variant: "destructive" });
+    }
+  }
+
+  if (confirmed) {
+    return (
+      <>
+        <BookPageHeader step="order" />
+        <main className="px-4 py-12">
+          <OrderConfirmation order={confirmed} />
+        </main>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <BookPageHeader step="order" />
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:py-10">
+        <Link to={`/book/${book.id}/preview`} className={`${buttonStyles.subtle} -ml-3 mb-4`}>
+          <ArrowLeftIcon className="h-4 w-4" />
+          {LABELS.backToPreview}
+        </Link>
+        <div className="mb-8">
+          <p className="text-sm font-medium text-brand-700">Step 3 of 3</p>
+          <h1 className="mt-1 text-3xl font-bold tracking-tight text-gray-900">Order your printed book</h1>
+          <p className="mt-2 max-w-2xl text-gray-600">Tell us where to send “{book.title}”. Shipping is free to every country we deliver to.</p>
+        </div>
+
+        {book.selectedImageCount === 0 ? (
+          <div role="alert" className="mb-6 flex items-start gap-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+            <AlertIcon className="mt-0.5 h-5 w-5 shrink-0" />
+            <p>
+              No sketches are selected for this book yet.{" "}
+              <Link to={`/book/${book.id}/preview`} className="font-semibold underline">
+                Choose your sketches
+              </Link>{" "}
+              before you order.
+            </p>
+          </div>
+        ) : null}
+
+        <div className="grid gap-8 lg:grid-cols-[1fr_22rem]">
+          <ValidatedForm
+            id={FORM_ID}
+            validator={validator}
+            method="post"
+            noValidate
+            className="space-y-6"
+            onSubmit={async (data, event) => {
+              // The browser talks to the JSON API itself; nothing is posted to this route.
+              event.preventDefault();
+              await placeOrder(data);
+            }}
+          >
+            <fieldset className="rounded-xl border border-gray-200 bg-white p-5 shadow-sm sm:p-6">
+              <legend className="sr-only">Delivery details</legend>
+              <h2 className="text-lg font-semibold text-gray-900" aria-hidden="true">
+                Delivery details
+              </h2>
+              <div className="mt-4 grid gap-4 sm:grid-cols-2">
+                <TextField name="firstName" label="First name" autoComplete="given-name" />
+                <TextField name="lastName" label="Last name" autoComplete="family-name" />
+                <div className="sm:col-span-2">
+                  <TextField name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
+                </div>
+                <div className="sm:col-span-2">
+                  <TextField name="address1" label="Address line 1" autoComplete="address-line1" />
+                </div>
+                <div className="sm:col-span-2">
+                  <TextField name="address2" label="Address line 2" autoComplete="address-line2" optional />
+                </div>
+                <TextField name="city" label="City" autoComplete="address-level2" />
+                <TextField name="zipCode" label="ZIP code" autoComplete="postal-code" onValueChange={setZipCode} />
+                <div className="sm:col-span-2">
+                  <SelectField
+                    name="country"
+                    label="Country"
+                    placeholder="Select a country"
+                    options={COUNTRY_OPTIONS}
+                    autoComplete="country"
+                    onValueChange={setCountry}
+                  />
+                </div>
+              </div>
+            </fieldset>
+
+            <fieldset className="rounded-xl border border-gray-200 bg-white p-5 shadow-sm sm:p-6">
+              <legend className="sr-only">Payment method</legend>
+              <h2 className="text-lg font-semibold text-gray-900" aria-hidden="true">
+                Payment method
+              </h2>
+              <div className="mt-4 space-y-2">
+                {PAYMENT_OPTIONS.map((option) => (
+                  <label
+                    key={option.id}
+                    className={`flex cursor-pointer items-center gap-3 rounded-lg border p-3 ${
+                      paymentMethod === option.id ? "border-brand-500 bg-brand-50" : "border-gray-200"
+                    }`}
+                  >
+                    <input
+                      type="radio"
+                      name="paymentMethod"
+                      value={option.id}
+                      checked={paymentMethod === option.id}
+                      onChange={() => setPaymentMethod(option.id)}
+                      className="h-4 w-4 accent-brand-600"
+                    />
+                    <span>
+                      <span className="block text-sm font-medium text-gray-900">{option.label}</span>
+                      <span className="block text-xs text-gray-500">{option.note}</span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+              <p className="mt-3 flex items-center gap-2 text-xs text-gray-500">
+                <LockIcon className="h-4 w-4" /> Payments are processed securely. Card details never reach our servers.
+              </p>
+            </fieldset>
+
+            <SubmitButton redirecting={redirecting} />
+          </ValidatedForm>
+
+          <aside className="order-first lg:order-none lg:sticky lg:top-6 lg:self-start">
+            <OrderSummary title={book.title} photoCount={book.selectedImageCount} quote={quote} />
+          </aside>
+        </div>
+      </main>
+    </>
+  );
+}
+
+function SubmitButton({ redirecting }: { redirecting: boolean }) {
+  const pending = useIsSubmitting(FORM_ID) || redirecting;
+  return (
+    <button type="submit" disabled={pending} className={`${buttonStyles.primary} w-full py-3 text-base`}>
+      {pending ? (
+        <>
+          <Spinner className="h-4 w-4" />
+          {LABELS.processingOrder}
+        </>
+      ) : (
+        LABELS.completeOrder
+      )}
+    </button>
+  );
+}

@@ -1,0 +1,279 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData, useNavigate } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { BookPageHeader, StepNavigation } from "~/components/book-page-header";
+import { buttonStyles } from "~/components/button-styles";
+import { ArrowLeftIcon, ArrowRightIcon, BookIcon, ImageIcon } from "~/components/icons";
+import { ImageCard } from "~/components/image-card";
+import { ProgressBar } from "~/components/progress-bar";
+import { Spinner } from "~/components/spinner";
+import { useToast } from "~/components/toast";
+import {
+  apiErrorMessage,
+  getBookProgress,
+  listBookImages,
+  setImageSelection,
+  type BookProgress,
+  type ImageDto,
+} from "~/lib/api-client";
+import { BOOK_PAGE_MESSAGES, EXTRA_PAGES, HIGH_QUALITY_SCORE, LABELS, MESSAGES, POLL_INTERVAL_MS } from "~/lib/constants";
+import { loadVisitorBook } from "~/server/book-pages.server";
+
+export const meta: MetaFunction = () => [{ title: "Choose your sketches – Coloring Book Shop" }];
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  return json(await loadVisitorBook(context, params.id));
+}
+
+type Filter = "all" | "selected" | "unselected";
+const FILTERS: { id: Filter; label: string }[] = [
+  { id: "all", label: "All" },
+  { id: "selected", label: "Selected" },
+  { id: "unselected", label: "Unselected" },
+];
+
+const isInProgress = (image: ImageDto) => image.processingStatus === "pending" || image.processingStatus === "processing";
+const isDone = (image: ImageDto) => image.processingStatus === "completed" || image.processingStatus === "failed";
+
+export default function PreviewPage() {
+  const book = useLoaderData<typeof loader>();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [images, setImages] = useState<ImageDto[] | null>(null);
+  const [progress, setProgress] = useState<BookProgress | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<Filter>("all");
+  // Selections still on their way to the server win over what a poll brings back meanwhile.
+  const pendingSelections = useRef(new Map<number, boolean>());
+
+  const withPendingSelections = useCallback(
+    (list: ImageDto[]) =>
+      list.map((image) => {
+        const pending = pendingSelections.current.get(image.id);
+        return pending === undefined ? image : { ...image, isSelected: pending };
+      }),
+    [],
+  );
+
+  const loadImages = useCallback(async () => {
+    try {
+      const list = await listBookImages(book.id);
+      setImages(withPendingSelections(list));
+      setLoadError(null);
+      return list;
+    } catch (error) {
+      setLoadError(apiErrorMessage(error, error instanceof Error ? error.message : "Could not load your photos."));
+      return null;
+    }
+  }, [book.id, withPendingSelections]);
+
+  const loadProgress = useCallback(async () => {
+    try {
+      setProgress(await getBookProgress(book.id));
+    } catch {
+      // The bar falls back to counting the image list.
+    }
+  }, [book.id]);
+
+  useEffect(() => {
+    loadImages().then((list) => {
+      if (list?.some(isInProgress)) loadProgress();
+    });
+  }, [loadImages, loadProgress]);
+
+  // SPEC section 4: poll every 2000 ms, and only while some image is pending or processing.
+  const inProgress = images?.some(isInProgress) ?? false;
+  useEffect(() => {
+    if (!inProgress) return;
+    const timer = setInterval(() => {
+      loadImages();
+      loadProgress();
+    }, POLL_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [inProgress, loadImages, loadProgress]);
+
+  async function applySelections(changes: { image: ImageDto; isSelected: boolean }[]) {
+    const changing = changes.filter((c) => c.image.processingStatus === "completed" && c.image.isSelected !== c.isSelected);
+    if (changing.length === 0) return;
+    for (const c of changing) pendingSelections.current.set(c.image.id, c.isSelected);
+    const wanted = new Map(changing.map((c) => [c.image.id, c.isSelected]));
+    setImages((list) => list?.map((image) => (wanted.has(image.id) ? { ...image, isSelected: wanted.get(image.id)! } : image)) ?? list);
+
+    const results = await Promise.allSettled(changing.map((c) => setImageSelection(c.image.id, c.isSelected)));
+    let firstError: unknown = null;
+    const settled = new Map<number, boolean>();
+    results.forEach((result, index) => {
+      const { image } = changing[index];
+      pendingSelections.current.delete(image.id);
+      if (result.status === "fulfilled") settled.set(image.id, result.value.isSelected);
+      else {
+        settled.set(image.id, image.isSelected);
+        firstError ??= result.reason;
+      }
+    });
+    setImages((list) => list?.map((image) => (settled.has(image.id) ? { ...image, isSelected: settled.get(image.id)! } : image)) ?? list);
+    if (firstError) {
+      toast({
+        title: BOOK_PAGE_MESSAGES.errorTitle,
+        description: apiErrorMessage(firstError, MESSAGES.selectionFailed),
+        variant: "destructive",
+      });
+    }
+  }
+
+  const list = images ?? [];
+  const selectedCount = list.filter((image) => image.isSelected).length;
+  const allDone = list.length > 0 && list.every(isDone);
+  const canCreate = allDone && selectedCount >= 1;
+  const processed = progress?.processedImages ?? list.filter(isDone).length;
+  const total = progress?.totalImages ?? list.length;
+  const visible = list.filter((image) =>
+    filter === "all" ? true : filter === "selected" ? image.isSelected : !image.isSelected,
+  );
+  const counts: Record<Filter, number> = { all: list.length, selected: selectedCount, unselected: list.length - selectedCount };
+  const goToOrder = () => navigate(`/book/${book.id}/order`);
+
+  return (
+    <>
+      <BookPageHeader step="preview" />
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:py-10">
+        <div className="mb-6">
+          <p className="text-sm font-medium text-brand-700">Step 2 of 3</p>
+          <h1 className="mt-1 text-3xl font-bold tracking-tight text-gray-900">Choose the sketches for your book</h1>
+          <p className="mt-2 max-w-2xl text-gray-600">
+            Each photo becomes a line drawing. Pick the ones you want printed in “{book.title}”.
+          </p>
+        </div>
+
+        {inProgress ? (
+          <div className="mb-6 rounded-xl border border-brand-100 bg-brand-50 p-4" aria-live="polite">
+            <ProgressBar value={total ? (processed / total) * 100 : 0} label={`Drawing your sketches: ${processed} of ${total} done`} />
+          </div>
+        ) : null}
+
+        <div className="grid gap-8 lg:grid-cols-[1fr_18rem]">
+          <section aria-label="Your sketches">
+            <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+              <div role="group" aria-label="Filter images" className="inline-flex rounded-lg border border-gray-200 bg-white p-1">
+                {FILTERS.map((f) => (
+                  <button
+                    key={f.id}
+                    type="button"
+                    aria-pressed={filter === f.id}
+                    onClick={() => setFilter(f.id)}
+                    className={`rounded-md px-3 py-1.5 text-sm font-medium transition ${
+                      filter === f.id ? "bg-brand-600 text-white shadow-sm" : "text-gray-600 hover:bg-gray-100"
+                    }`}
+                  >
+                    {f.label} ({counts[f.id]})
+                  </button>
+                ))}
+              </div>
+              {allDone ? (
+                <div role="group" aria-label="Bulk selection" className="flex flex-wrap gap-1">
+                  <button
+                    type="button"
+                    className={buttonStyles.subtle}
+                    onClick={() => applySelections(list.map((image) => ({ image, isSelected: true })))}
+                  >
+                    {LABELS.selectAll}
+                  </button>
+                  <button
+                    type="button"
+                    className={buttonStyles.subtle}
+                    onClick={() => applySelections(list.map((image) => ({ image, isSelected: false })))}
+                  >
+                    {LABELS.deselectAll}
+                  </button>
+                  <button
+                    type="button"
+                    className={buttonStyles.subtle}
+                    onClick={() =>
+                      applySelections(
+                        list.map((image) => ({ image, isSelected: (image.qualityScore ?? 0) >= HIGH_QUALITY_SCORE })),
+                      )
+                    }
+                  >
+                    {LABELS.selectHighQualityOnly}
+                  </button>
+                </div>
+              ) : null}
+            </div>
+
+            {images === null && !loadError ? (
+              <div className="flex items-center gap-2 rounded-xl border border-gray-200 bg-white p-6 text-gray-600">
+                <Spinner label="Loading sketches" /> Loading your sketches…
+              </div>
+            ) : loadError ? (
+              <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-6 text-red-800">
+                {loadError}
+              </div>
+            ) : list.length === 0 ? (
+              <div className="flex flex-col items-center rounded-xl border border-gray-200 bg-white p-10 text-center">
+                <ImageIcon className="h-8 w-8 text-gray-400" />
+                <p className="mt-2 font-medium text-gray-900">This book has no photos yet</p>
+                <Link to={`/book/${book.id}/upload`} className={`${buttonStyles.primary} mt-4`}>
+                  Upload photos
+                </Link>
+              </div>
+            ) : visible.length === 0 ? (
+              <p className="rounded-xl border border-gray-200 bg-white p-6 text-center text-gray-600">
+                No photos match this filter.
+              </p>
+            ) : (
+              <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
+                {visible.map((image) => (
+                  <ImageCard
+                    key={image.id}
+                    image={image}
+                    onToggle={(target, isSelected) => applySelections([{ image: target, isSelected }])}
+                    onPreview={() => toast({ title: MESSAGES.fullPreviewSoon })}
+                    onRemove={() => toast({ title: BOOK_PAGE_MESSAGES.removeImageUnavailable })}
+                  />
+                ))}
+              </ul>
+            )}
+          </section>
+
+          <aside className="lg:sticky lg:top-6 lg:self-start">
+            <div className="rounded-xl border border-gray-200 bg-white p-5 shadow-sm">
+              <h2 className="flex items-center gap-2 text-lg font-semibold text-gray-900">
+                <BookIcon className="h-5 w-5 text-brand-600" /> Your book
+              </h2>
+              <dl className="mt-4 space-y-2 text-sm">
+                <div className="flex justify-between">
+                  <dt className="text-gray-600">Sketches selected</dt>
+                  <dd className="font-medium text-gray-900">{selectedCount}</dd>
+                </div>
+                <div className="flex justify-between">
+                  <dt className="text-gray-600">Estimated pages</dt>
+                  <dd className="font-medium text-gray-900">{selectedCount + EXTRA_PAGES}</dd>
+                </div>
+              </dl>
+              <p className="mt-2 text-xs text-gray-500">Includes a title page and your dedication page.</p>
+              <button type="button" onClick={goToOrder} disabled={!canCreate} className={`${buttonStyles.primary} mt-5 w-full`}>
+                {LABELS.createMyBook}
+              </button>
+              {!canCreate ? (
+                <p className="mt-2 text-xs text-gray-500">
+                  {allDone ? "Select at least one sketch to continue." : "You can continue once every sketch is ready."}
+                </p>
+              ) : null}
+            </div>
+          </aside>
+        </div>
+
+        <StepNavigation>
+          <Link to={`/book/${book.id}/upload`} className={buttonStyles.secondary}>
+            <ArrowLeftIcon className="h-4 w-4" />
+            {LABELS.back}
+          </Link>
+          <button type="button" onClick={goToOrder} disabled={!canCreate} className={buttonStyles.primary}>
+            {LABELS.next}
+            <ArrowRightIcon className="h-4 w-4" />
+          </button>
+        </StepNavigation>
+      </main>
+    </>
+  );
+}
