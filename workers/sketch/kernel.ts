@@ -55,7 +55,7 @@ export const SKETCH_TUNING = {
   levelsWhite: 245,
 } as const;
 
-export type SketchTuning = typeof SKETCH_TUNING;
+export type SketchTuning = { readonly [Name in keyof typeof SKETCH_TUNING]: number };
 
 /** Rec. 601 luma weights in 1/256ths (77 + 150 + 29 = 256), so grey needs integer maths only. */
 const LUMA_R = 77;

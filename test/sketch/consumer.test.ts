@@ -1,0 +1,233 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import decodePng from "@jsquash/png/decode";
+import { describe, expect, it, vi } from "vitest";
+import astronautJpeg from "../fixtures/photos/astronaut.jpg?inline";
+import worker, { Sketcher } from "../../workers/sketch/index";
+import { GAVE_UP_REASON, RETRY_BASE_DELAY_SECONDS, type SketchEnv } from "../../workers/sketch/consumer";
+import { sketchKeyFor, type SketchJob } from "../../workers/sketch/contract";
+import { imageRow, pngHeaderOnly, seedImage, syntheticPhoto, toJpeg, toPng, toWebp } from "./helpers";
+
+const sketchEnv = env as unknown as SketchEnv;
+let messageIds = 0;
+
+function batchOf(queue: string, imageIds: number[], attempts = 1) {
+  return createMessageBatch<SketchJob>(
+    queue,
+    imageIds.map((imageId) => ({ id: `msg-${++messageIds}`, timestamp: new Date(), attempts, body: { imageId } })),
+  );
+}
+
+async function run(queue: string, imageIds: number[], options: { attempts?: number; env?: SketchEnv } = {}) {
+  const batch = batchOf(queue, imageIds, options.attempts);
+  // getQueueResult reports which messages were retried but not the delay asked for; spy on it.
+  const retrySpies = batch.messages.map((message) => vi.spyOn(message, "retry"));
+  const ctx = createExecutionContext();
+  await worker.queue(batch, options.env ?? sketchEnv);
+  const result = await getQueueResult(batch, ctx);
+  const retryDelays = retrySpies.flatMap((spy) => spy.mock.calls.map(([options]) => options?.delaySeconds));
+  return { batch, result, retryDelays };
+}
+
+const dataUrlBytes = (dataUrl: string) =>
+  Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+
+async function storedPng(key: string) {
+  const object = await env.IMAGES.get(key);
+  expect(object, `sketch ${key} in R2`).not.toBeNull();
+  expect(object!.httpMetadata?.contentType).toBe("image/png");
+  const bytes = await object!.arrayBuffer();
+  return { bytes: new Uint8Array(bytes), etag: object!.etag, uploaded: object!.uploaded, image: await decodePng(bytes) };
+}
+
+describe("sketch-jobs consumer", () => {
+  it("converts a JPEG, a PNG and a WebP: completed rows with score and size, PNG sketches in R2", async () => {
+    const photo = syntheticPhoto(360, 240, 31);
+    const jpeg = await seedImage(await toJpeg(photo), "image/jpeg");
+    const png = await seedImage(await toPng(photo), "image/png");
+    const webp = await seedImage(await toWebp(photo), "image/webp");
+    const real = await seedImage(dataUrlBytes(astronautJpeg), "image/jpeg");
+    const ids = [jpeg, png, webp, real].map((seeded) => seeded.imageId);
+
+    const { batch, result } = await run("sketch-jobs", ids);
+
+    expect(result.explicitAcks.sort()).toEqual(batch.messages.map((m) => m.id).sort());
+    expect(result.retryMessages).toEqual([]);
+    for (const { imageId, originalKey } of [jpeg, png, webp, real]) {
+      const row = await imageRow(imageId);
+      expect(row).toMatchObject({ processingStatus: "completed", sketchKey: sketchKeyFor(originalKey), error: null });
+      expect(row!.qualityScore).toBeGreaterThan(0);
+      expect(row!.qualityScore).toBeLessThanOrEqual(100);
+      const sketch = await storedPng(row!.sketchKey!);
+      expect([sketch.image.width, sketch.image.height]).toEqual([row!.width, row!.height]);
+    }
+    expect(await imageRow(real.imageId)).toMatchObject({ width: 512, height: 512 });
+    expect(await imageRow(jpeg.imageId)).toMatchObject({ width: 360, height: 240 });
+  });
+
+  it("processing the same message twice gives the same row and the same object", async () => {
+    const { imageId } = await seedImage(await toJpeg(syntheticPhoto(300, 200, 8)));
+    await run("sketch-jobs", [imageId]);
+    const rowAfterFirst = await imageRow(imageId);
+    const first = await storedPng(rowAfterFirst!.sketchKey!);
+
+    const { result } = await run("sketch-jobs", [imageId]);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(await imageRow(imageId)).toEqual(rowAfterFirst);
+    const second = await storedPng(rowAfterFirst!.sketchKey!);
+    expect(second.etag).toBe(first.etag);
+    expect(second.uploaded.getTime()).toBe(first.uploaded.getTime()); // skipped, not rewritten
+  });
+
+  it("a re-run after a lost update (row not completed, sketch stored) ends with the same row and bytes", async () => {
+    const { imageId } = await seedImage(await toPng(syntheticPhoto(300, 200, 12)), "image/png");
+    await run("sketch-jobs", [imageId]);
+    const done = await imageRow(imageId);
+    const bytes = (await storedPng(done!.sketchKey!)).bytes;
+
+    // As if the worker died before writing "completed": D1 still says processing.
+    await env.DB.prepare("UPDATE images SET processing_status = 'processing', sketch_key = NULL, quality_score = NULL WHERE id = ?")
+      .bind(imageId)
+      .run();
+    await run("sketch-jobs", [imageId]);
+    expect(await imageRow(imageId)).toEqual(done);
+    expect((await storedPng(done!.sketchKey!)).bytes).toEqual(bytes);
+  });
+
+  it("retries a transient failure with exponential backoff and does not fail the image", async () => {
+    const { imageId } = await seedImage(await toJpeg(syntheticPhoto(200, 150, 2)));
+    const flakyBucket = new Proxy(env.IMAGES, {
+      get(target, property) {
+        if (property === "get" || property === "head") {
+          return () => Promise.reject(new Error("R2 is having a moment (simulated)"));
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const flakyEnv = { ...sketchEnv, IMAGES: flakyBucket };
+
+    const first = await run("sketch-jobs", [imageId], { env: flakyEnv, attempts: 1 });
+    expect(first.result.explicitAcks).toEqual([]);
+    expect(first.result.retryMessages).toEqual([{ msgId: first.batch.messages[0].id }]);
+    expect(first.retryDelays).toEqual([RETRY_BASE_DELAY_SECONDS]);
+    const third = await run("sketch-jobs", [imageId], { env: flakyEnv, attempts: 3 });
+    expect(third.result.retryMessages).toHaveLength(1);
+    expect(third.retryDelays).toEqual([RETRY_BASE_DELAY_SECONDS * 4]);
+
+    const row = await imageRow(imageId);
+    expect(row!.processingStatus).not.toBe("failed");
+    expect(row!.error).toContain("simulated");
+
+    // Once storage is back, the next delivery completes.
+    await run("sketch-jobs", [imageId], { attempts: 4 });
+    expect(await imageRow(imageId)).toMatchObject({ processingStatus: "completed", error: null });
+  });
+
+  it("fails a file that is not an image, with a reason, without retrying", async () => {
+    const { imageId } = await seedImage(new TextEncoder().encode("this is a shopping list, not a photo"), "image/jpeg");
+    const { result } = await run("sketch-jobs", [imageId]);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.retryMessages).toEqual([]);
+    const row = await imageRow(imageId);
+    expect(row).toMatchObject({ processingStatus: "failed", sketchKey: null });
+    expect(row!.error).toMatch(/not a photo we can read/);
+  });
+
+  it("fails a truncated JPEG with a reason", async () => {
+    const jpeg = await toJpeg(syntheticPhoto(400, 300, 5));
+    const { imageId } = await seedImage(jpeg.slice(0, Math.floor(jpeg.length / 2)));
+    const { result } = await run("sketch-jobs", [imageId]);
+    expect(result.retryMessages).toEqual([]);
+    const row = await imageRow(imageId);
+    expect(row!.processingStatus).toBe("failed");
+    expect(row!.error).toMatch(/incomplete|truncated/i);
+  });
+
+  it("fails a corrupt PNG (valid header, damaged data) with a reason", async () => {
+    const png = await toPng(syntheticPhoto(200, 150, 6));
+    const damaged = png.slice();
+    for (let i = 60; i < damaged.length - 20; i += 7) damaged[i] ^= 0x5a;
+    const { imageId } = await seedImage(damaged, "image/png");
+    await run("sketch-jobs", [imageId]);
+    const row = await imageRow(imageId);
+    expect(row!.processingStatus).toBe("failed");
+    expect(row!.error).toMatch(/PNG file is damaged/);
+  });
+
+  it("refuses a PNG claiming 30000x30000 before decoding, and the rest of the batch completes", async () => {
+    const before = await seedImage(await toJpeg(syntheticPhoto(240, 160, 1)));
+    const huge = await seedImage(pngHeaderOnly(30000, 30000), "image/png");
+    const after = await seedImage(await toWebp(syntheticPhoto(240, 160, 2)), "image/webp");
+
+    const { result } = await run("sketch-jobs", [before.imageId, huge.imageId, after.imageId]);
+    expect(result.explicitAcks).toHaveLength(3);
+    expect(result.retryMessages).toEqual([]);
+    const refused = await imageRow(huge.imageId);
+    expect(refused!.processingStatus).toBe("failed");
+    expect(refused!.error).toContain("30000 x 30000");
+    expect(refused!.error).toMatch(/too large/);
+    expect((await imageRow(before.imageId))!.processingStatus).toBe("completed");
+    expect((await imageRow(after.imageId))!.processingStatus).toBe("completed");
+  });
+
+  it("fails a GIF as not yet supported", async () => {
+    const gif = new Uint8Array([...new TextEncoder().encode("GIF89a"), 10, 0, 10, 0, 0, 0, 0]);
+    const { imageId } = await seedImage(gif, "image/gif");
+    await run("sketch-jobs", [imageId]);
+    expect((await imageRow(imageId))!.error).toMatch(/GIF images cannot be converted yet/);
+  });
+
+  it("acks a job for an image row that does not exist, and a malformed message", async () => {
+    const batch = createMessageBatch("sketch-jobs", [
+      { id: "missing-row", timestamp: new Date(), attempts: 1, body: { imageId: 987654 } },
+      { id: "malformed", timestamp: new Date(), attempts: 1, body: { nope: true } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch as MessageBatch<SketchJob>, sketchEnv);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(["malformed", "missing-row"]);
+  });
+});
+
+describe("sketch-jobs-dlq consumer", () => {
+  it("marks an image that used up its retries failed, quoting the last error", async () => {
+    const { imageId } = await seedImage(await toJpeg(syntheticPhoto(200, 150, 3)));
+    await env.DB.prepare("UPDATE images SET processing_status = 'processing', error = 'D1 timeout' WHERE id = ?")
+      .bind(imageId)
+      .run();
+    const { result } = await run("sketch-jobs-dlq", [imageId]);
+    expect(result.explicitAcks).toHaveLength(1);
+    const row = await imageRow(imageId);
+    expect(row!.processingStatus).toBe("failed");
+    expect(row!.error).toBe(`${GAVE_UP_REASON} (last error: D1 timeout)`);
+  });
+
+  it("leaves an image that completed meanwhile alone", async () => {
+    const { imageId } = await seedImage(await toJpeg(syntheticPhoto(200, 150, 4)));
+    await run("sketch-jobs", [imageId]);
+    const completed = await imageRow(imageId);
+    await run("sketch-jobs-dlq", [imageId]);
+    expect(await imageRow(imageId)).toEqual(completed);
+  });
+});
+
+describe("Sketcher RPC", () => {
+  it("converts an original in R2 and stores the sketch at its deterministic key", async () => {
+    const originalKey = "originals/preview-abc123.png";
+    await env.IMAGES.put(originalKey, await toPng(syntheticPhoto(320, 200, 14)));
+    const sketcher = new Sketcher(createExecutionContext(), sketchEnv);
+    const result = await sketcher.convert(originalKey);
+    expect(result).toMatchObject({ sketchKey: "sketches/preview-abc123.png", width: 320, height: 200 });
+    expect(result.qualityScore).toBeGreaterThan(0);
+    expect((await storedPng(result.sketchKey)).image.width).toBe(320);
+    // Asking again returns the same answer from the stored sketch.
+    expect(await sketcher.convert(originalKey)).toEqual(result);
+  });
+
+  it("throws a readable error for something that is not a photo", async () => {
+    await env.IMAGES.put("originals/not-a-photo", new TextEncoder().encode("hello"));
+    const sketcher = new Sketcher(createExecutionContext(), sketchEnv);
+    await expect(sketcher.convert("originals/not-a-photo")).rejects.toThrow(/not a photo we can read/);
+    await expect(sketcher.convert("originals/never-uploaded")).rejects.toThrow(/missing from storage/);
+  });
+});
