@@ -186,6 +186,7 @@ export const API_MESSAGES = {
   noImagesUploaded: "Please choose at least one image to upload.",
   unreadableUpload: "The upload could not be read. Please try again.",
   uploadTooLarge: "This upload is too large. Please upload fewer or smaller images at a time.",
+  bodyTooLarge: "The request is too large.",
   imageTooManyPixels: (name: string) => `${name} has too many pixels to print (over 50 megapixels).`,
   bookHasNoImages: "Please upload at least one image before processing.",
   onlyCompletedSelectable: "Only completed images can be selected or deselected.",

@@ -6,6 +6,7 @@
 import { json } from "@remix-run/cloudflare";
 import type { ZodError, ZodType, ZodTypeDef } from "zod";
 import { API_MESSAGES } from "~/lib/constants";
+import { joinChunks } from "./bytes.server";
 
 export interface ApiError {
   message: string;
@@ -53,27 +54,49 @@ export function validationError(error: ZodError) {
   return jsonError(400, message, Object.keys(fieldErrors).length ? fieldErrors : undefined);
 }
 
+/** JSON and form bodies of this API are a few hundred bytes; anything near this is abuse. */
+const MAX_BODY_BYTES = 64 * 1024;
+
 /** Parses a JSON body, or a form body when `allowForm` (plain HTML forms post those). */
 export async function readBody(request: Request, { allowForm = false } = {}): Promise<unknown> {
   const contentType = request.headers.get("Content-Type")?.toLowerCase() ?? "";
-  if (
-    allowForm &&
-    (contentType.startsWith("application/x-www-form-urlencoded") ||
-      contentType.startsWith("multipart/form-data"))
-  ) {
+  const bytes = await readBytesUpTo(request, MAX_BODY_BYTES);
+  const isForm =
+    contentType.startsWith("application/x-www-form-urlencoded") || contentType.startsWith("multipart/form-data");
+  if (allowForm && isForm) {
     try {
-      return Object.fromEntries(await request.formData());
+      const form = await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
+      return Object.fromEntries(form);
     } catch {
       throw jsonError(400, API_MESSAGES.unsupportedBody);
     }
   }
-  const text = await request.text();
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
   } catch {
     throw jsonError(400, API_MESSAGES.invalidJson);
   }
+}
+
+/** The whole body, refused with 413 as soon as it passes `limit` bytes (whatever it declared). */
+async function readBytesUpTo(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const tooLarge = () => jsonError(413, API_MESSAGES.bodyTooLarge);
+  if (Number(request.headers.get("Content-Length")) > limit) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = request.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    length += read.value.length;
+    if (length > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(read.value);
+  }
+  return joinChunks(chunks, length);
 }
 
 export async function readValidBody<Output, Input>(

@@ -16,7 +16,8 @@ import type { Database } from "./db.server";
 import { books, images, uploads, type Book, type Image } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError, notFound } from "./http.server";
-import { joinChunks, MalformedMultipartError, multipartBoundary, readMultipart } from "./multipart.server";
+import { joinChunks } from "./bytes.server";
+import { MalformedMultipartError, multipartBoundary, readMultipart } from "./multipart.server";
 import { deleteImages, imageUrl, newOriginalKey, putImage } from "./storage.server";
 
 export const UPLOAD_FIELD = "images";

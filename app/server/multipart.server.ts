@@ -172,14 +172,3 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   joined.set(b, a.length);
   return joined;
 }
-
-/** One contiguous copy of a part's data chunks. */
-export function joinChunks(chunks: Uint8Array[], totalLength: number): Uint8Array {
-  const joined = new Uint8Array(totalLength);
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return joined;
-}

@@ -54,7 +54,7 @@ describe("POST /api/books", () => {
     expect(((await longMessage.json()) as ApiError).message).toBe(MESSAGES.messageTooLong);
   });
 
-  it("answers bad JSON with 400 and a wrong method with 405", async () => {
+  it("answers bad JSON with 400, an oversized body with 413 and a wrong method with 405", async () => {
     const visitor = new Visitor();
     const badJson = await visitor.fetch("/api/books", {
       method: "POST",
@@ -63,6 +63,9 @@ describe("POST /api/books", () => {
     });
     expect(badJson.status).toBe(400);
     expect(((await badJson.json()) as ApiError).message).toMatch(/JSON/);
+
+    const huge = await visitor.send("POST", "/api/books", { title: "ok", padding: "x".repeat(100_000) });
+    expect(huge.status).toBe(413);
 
     const get = await visitor.fetch("/api/books");
     expect(get.status).toBe(405);
