@@ -13,5 +13,5 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const db = database(env.DB);
   const order = await requireOrder(db, context.sessionId, parseId(params.orderId));
   const input = await readValidBody(request, paymentRequestSchema);
-  return json(await payForOrder(env, db, context.sessionId, order.id, input, request.url));
+  return json(await payForOrder(env, db, order, input, request.url));
 }

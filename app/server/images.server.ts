@@ -194,13 +194,7 @@ export async function requireImage(db: Database, sessionId: string, imageId: num
 }
 
 /** SPEC section 4: only completed images can be selected or deselected (else 409). */
-export async function setImageSelection(
-  db: Database,
-  sessionId: string,
-  imageId: number,
-  isSelected: boolean,
-): Promise<Image> {
-  const image = await requireImage(db, sessionId, imageId);
+export async function setImageSelection(db: Database, image: Image, isSelected: boolean): Promise<Image> {
   // Conditional on the status in the same statement, so a concurrent change cannot slip between.
   const [updated] = await db
     .update(images)

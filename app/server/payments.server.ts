@@ -12,7 +12,6 @@ import type { Database } from "./db.server";
 import { orders, type Order, type Pricing } from "./db/schema";
 import { isLocalEnvironment, type Env } from "./env.server";
 import { jsonError } from "./http.server";
-import { requireOrder } from "./orders.server";
 
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
@@ -83,15 +82,14 @@ function paymentResultDto(order: Order, checkoutUrl?: string): PaymentResultDto 
   };
 }
 
+/** Pays an order the caller has already found to be the visitor's own (`requireOrder`). */
 export async function payForOrder(
   env: Env,
   db: Database,
-  sessionId: string,
-  orderId: number,
+  order: Order,
   input: { paymentMethod: PaymentMethod; paymentDetails?: Record<string, unknown> },
   requestUrl: string,
 ): Promise<PaymentResultDto> {
-  const order = await requireOrder(db, sessionId, orderId);
   if (order.paymentStatus === "paid") throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
   const provider = providerOrUnavailable(env);
 
