@@ -21,12 +21,12 @@ export function ImageCard({ image, onToggle, onPreview, onRemove }: ImageCardPro
         image.isSelected ? "border-brand-500 ring-2 ring-brand-500" : "border-gray-200"
       }`}
     >
-      <div className="relative aspect-[4/3] bg-gray-100">
+      <div className="relative aspect-[4/3] overflow-hidden bg-gray-100">
         <img
           src={image.sketchUrl ?? image.originalUrl}
           alt={image.sketchUrl ? `Sketch of ${image.originalFilename}` : image.originalFilename}
           loading="lazy"
-          className={`h-full w-full object-contain ${image.sketchUrl ? "bg-white" : "opacity-60 grayscale"}`}
+          className={`absolute inset-0 h-full w-full object-contain ${image.sketchUrl ? "bg-white" : "opacity-60 grayscale"}`}
         />
         {inProgress ? (
           <div className="absolute inset-0 flex items-center justify-center bg-white/40">

@@ -1,0 +1,202 @@
+/**
+ * The whole /book/{id} journey in a real browser against a real `wrangler dev` (both Workers,
+ * local D1/R2/Queues): create a book through the hidden inline form, upload three real photos,
+ * wait for their sketches, select them, order, and see the confirmation. Elements are found by
+ * role and visible text; screenshots go to test-results/ for a human to look at.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, inject, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const photosDir = path.join(root, "test/fixtures/photos");
+const screenshotsDir = path.join(root, "test-results", "e2e");
+const PHOTOS = ["astronaut.jpg", "chelsea.jpg", "coffee.jpg"].map((name) => path.join(photosDir, name));
+const SKETCH_TIMEOUT_MS = 180_000;
+const STEP_TIMEOUT_MS = 20_000;
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(screenshotsDir, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+// Each test is a new visitor: a fresh cookie jar means a fresh signed session.
+beforeEach(async () => {
+  context = await browser.newContext({ baseURL: inject("baseUrl"), viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  page = await context.newPage();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+async function screenshot(name: string, fullPage = true) {
+  await page.screenshot({ path: path.join(screenshotsDir, `${name}.png`), fullPage });
+}
+
+async function waitForToast(text: string) {
+  await page.getByTestId("toast").filter({ hasText: text }).waitFor();
+}
+
+describe("book flow", () => {
+  it("creates a book, turns three photos into sketches and orders the printed book", async () => {
+    // 1. The hidden inline mode of the landing page.
+    await page.goto("/?mode=create");
+    await page.getByRole("heading", { name: "Create Your Custom Coloring Book" }).waitFor();
+    await page.getByRole("button", { name: "Continue to Upload Images" }).click();
+    await page.getByText("Book title is required").waitFor();
+    await screenshot("01-create-book-validation");
+
+    await page.getByLabel("Book title").fill("Our Summer Adventures");
+    await page.getByLabel(/Personal message/).fill("For Grandma, with love from all of us.");
+    await page.getByRole("button", { name: "Continue to Upload Images" }).click();
+    await page.waitForURL(/\/book\/\d+\/upload$/);
+    await waitForToast("Book created successfully!");
+    const bookId = Number(new URL(page.url()).pathname.split("/")[2]);
+    expect(bookId).toBeGreaterThan(0);
+
+    // 2. Upload: the page says there is no size limit; a wrong type is refused with SPEC's text.
+    await page.getByRole("heading", { name: /Upload photos for/ }).waitFor();
+    await page.getByText("There is no size limit.").waitFor();
+    expect(await page.getByRole("button", { name: "Admin" }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Connect Wallet" }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Next", exact: true }).isDisabled()).toBe(true);
+    await screenshot("02-upload-empty");
+
+    const dropzone = page.getByRole("button", { name: /Drag & drop photos/ });
+    let chooser = page.waitForEvent("filechooser");
+    await dropzone.click();
+    await (await chooser).setFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a photo") });
+    await waitForToast("notes.txt is not a supported image format.");
+
+    chooser = page.waitForEvent("filechooser");
+    await dropzone.click();
+    await (await chooser).setFiles(PHOTOS);
+    await waitForToast("Images uploaded successfully!");
+    const uploaded = page.getByRole("region", { name: "Your photos" }).getByRole("listitem");
+    expect(await uploaded.count()).toBe(3);
+    await page.getByRole("img", { name: "chelsea.jpg" }).waitFor();
+    await screenshot("03-upload-done");
+
+    // 3. Next starts processing and opens the preview, which polls until every sketch is ready.
+    await page.getByRole("button", { name: "Next", exact: true }).click();
+    await page.waitForURL(`**/book/${bookId}/preview`);
+    await waitForToast("Processing started!");
+    await page.getByRole("heading", { name: "Choose the sketches for your book" }).waitFor();
+    expect(await page.getByRole("button", { name: "Create My Book" }).isDisabled()).toBe(true);
+    await screenshot("04-preview-processing");
+
+    await page
+      .getByText("Ready", { exact: true })
+      .nth(2)
+      .waitFor({ timeout: SKETCH_TIMEOUT_MS });
+    expect(await page.getByText("Ready", { exact: true }).count()).toBe(3);
+    await page.getByRole("img", { name: "Sketch of coffee.jpg" }).waitFor();
+    await page.getByRole("button", { name: "Select High Quality Only" }).waitFor();
+    await screenshot("05-preview-ready");
+
+    await page.getByRole("button", { name: "Preview astronaut.jpg" }).click();
+    await waitForToast("Full-size preview coming soon!");
+
+    // Select them all; the checkboxes follow and the page count is selected + 2.
+    await page.getByRole("button", { name: "Select All", exact: true }).click();
+    for (const name of ["astronaut.jpg", "chelsea.jpg", "coffee.jpg"]) {
+      await expect.poll(() => page.getByRole("checkbox", { name: `Select ${name}` }).isChecked()).toBe(true);
+    }
+    await page.getByRole("button", { name: "Selected (3)" }).waitFor();
+    const pages = page.getByText("Estimated pages").locator("xpath=following-sibling::dd");
+    expect(await pages.textContent()).toBe("5");
+    await screenshot("06-preview-selected");
+
+    // 4. Order: validation under the fields, a quote once ZIP and country are set, then pay.
+    await page.getByRole("button", { name: "Create My Book" }).click();
+    await page.waitForURL(`**/book/${bookId}/order`);
+    await page.getByRole("heading", { name: "Order your printed book" }).waitFor();
+    await page.getByText("5 (3 sketches + title and dedication)").waitFor();
+
+    await page.getByRole("button", { name: "Complete Order" }).click();
+    for (const message of ["First name is required", "Last name is required", "Invalid email address", "Address is required", "City is required", "ZIP code is required", "Country is required"]) {
+      await page.getByText(message, { exact: true }).waitFor();
+    }
+    await screenshot("07-order-validation");
+
+    await page.getByLabel("First name").fill("Ada");
+    await page.getByLabel("Last name").fill("Lovelace");
+    await page.getByLabel("Email").fill("ada@example.com");
+    await page.getByLabel("Address line 1").fill("12 St James's Square");
+    await page.getByLabel("City").fill("London");
+    await page.getByLabel("ZIP code").fill("SW1Y 4JH");
+    await page.getByLabel("Country").selectOption("UK");
+
+    const quote = page.getByRole("definition").filter({ hasText: "FREE" });
+    await quote.waitFor();
+    await page.getByText("AI processing fee").waitFor();
+    await page.getByText("Base price").waitFor();
+    expect(await page.getByRole("radio", { name: /card/i }).isChecked()).toBe(true);
+    await screenshot("08-order-quote");
+
+    await page.getByRole("button", { name: "Complete Order" }).click();
+    await page.getByRole("heading", { name: "Order Confirmed" }).waitFor();
+    const orderNumber = await page.getByText("Order number").locator("xpath=following-sibling::dd").textContent();
+    expect(orderNumber?.trim()).toMatch(/\S{4,}/);
+    await page.getByText("Total paid").waitFor();
+    await page.getByText("Estimated delivery").waitFor();
+    await page.getByRole("button", { name: "Track Your Order" }).waitFor();
+    await page.getByRole("button", { name: "Create Another Book" }).waitFor();
+    await screenshot("09-order-confirmed");
+  });
+
+  it("sends a non-integer book id back to / and hides another visitor's book", async () => {
+    await page.goto("/book/not-a-number/upload");
+    expect(new URL(page.url()).pathname).toBe("/");
+
+    const response = await page.goto("/book/999999/preview");
+    expect(response?.status()).toBe(404);
+    await page.getByRole("heading", { name: "Page Not Found" }).waitFor();
+  });
+
+  it("refuses to order without a price quote", async () => {
+    await page.goto("/?mode=create");
+    await page.getByLabel("Book title").fill("No quote yet");
+    await page.getByRole("button", { name: "Continue to Upload Images" }).click();
+    await page.waitForURL(/\/book\/\d+\/upload$/);
+    // The quote service is down: the page must say why and never place an unpriced order.
+    await page.route("**/api/books/*/quote", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "Quotes are unavailable." }) }),
+    );
+    await page.goto(page.url().replace(/upload$/, "order"));
+    await page.getByLabel("First name").fill("Ada");
+    await page.getByLabel("Last name").fill("Lovelace");
+    await page.getByLabel("Email").fill("ada@example.com");
+    await page.getByLabel("Address line 1").fill("1 Main Street");
+    await page.getByLabel("City").fill("Springfield");
+    await page.getByLabel("ZIP code").fill("12345");
+    await page.getByLabel("Country").selectOption("US");
+    await page.getByText("Quotes are unavailable.").waitFor();
+    await page.getByRole("button", { name: "Complete Order" }).click();
+    await waitForToast("Please provide valid delivery information to get a price quote.");
+    await page.getByTestId("toast").filter({ hasText: "Quote required" }).waitFor();
+    expect(await page.getByRole("heading", { name: "Order Confirmed" }).count()).toBe(0);
+    await screenshot("10-order-quote-required", false);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Starts both Workers in one `wrangler dev` on a free port with a fresh local D1/R2/Queues
+ * directory (migrations applied first), and stops its whole process group at the end.
+ * Tests read the address with `inject("baseUrl")`.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+const root = path.resolve(import.meta.dirname, "../..");
+const STARTUP_TIMEOUT_MS = 150_000;
+const STOP_GRACE_MS = 5_000;
+
+const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1" };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, logPath: string) {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}; see ${logPath}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      if (response.status < 500) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`wrangler dev did not answer at ${url} within ${STARTUP_TIMEOUT_MS} ms; see ${logPath}`);
+}
+
+function stopGroup(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.pid === undefined) return resolve();
+    const pid = child.pid;
+    const force = setTimeout(() => {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      resolve();
+    }, STOP_GRACE_MS);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    try {
+      process.kill(-pid, "SIGTERM");
+    } catch {
+      clearTimeout(force);
+      resolve();
+    }
+  });
+}
+
+export default async function setup(project: TestProject) {
+  for (const built of ["build/index.js", "build/sketch/index.js"]) {
+    if (!existsSync(path.join(root, built))) {
+      throw new Error(`${built} is missing: run \`npm run build\` first (\`npm test\` does).`);
+    }
+  }
+  const persistDir = mkdtempSync(path.join(tmpdir(), "coloring-book-e2e-"));
+  const resultsDir = path.join(root, "test-results");
+  mkdirSync(resultsDir, { recursive: true });
+
+  const migrate = spawnSync(
+    "npx",
+    ["wrangler", "d1", "migrations", "apply", "coloring-book-db", "--local", "--persist-to", persistDir],
+    { cwd: root, env: wranglerEnv, encoding: "utf8" },
+  );
+  if (migrate.status !== 0) {
+    rmSync(persistDir, { recursive: true, force: true });
+    throw new Error(`D1 migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  }
+
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logPath = path.join(resultsDir, "wrangler-dev.log");
+  const log = createWriteStream(logPath);
+  const child = spawn(
+    "npx",
+    [
+      "wrangler", "dev",
+      "-c", "wrangler.toml",
+      "-c", "workers/sketch/wrangler.toml",
+      "--port", String(port),
+      "--ip", "127.0.0.1",
+      "--var", "APP_ENV:test",
+      "--persist-to", persistDir,
+      "--show-interactive-dev-session=false",
+    ],
+    // Its own process group, so teardown stops npx, wrangler and workerd together.
+    { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+
+  try {
+    await waitUntilAnswering(`${baseUrl}/`, child, logPath);
+  } catch (error) {
+    await stopGroup(child);
+    rmSync(persistDir, { recursive: true, force: true });
+    throw error;
+  }
+  project.provide("baseUrl", baseUrl);
+
+  return async () => {
+    await stopGroup(child);
+    log.end();
+    rmSync(persistDir, { recursive: true, force: true });
+  };
+}
