@@ -1,5 +1,6 @@
 /** Books of the visitor's session: creating, finding (404 for anyone else's), processing. */
 import { and, count, eq, inArray } from "drizzle-orm";
+import type { BookDto, BookProgress } from "~/lib/api-client";
 import type { BookFormInput } from "~/lib/schemas";
 import { API_MESSAGES } from "~/lib/constants";
 import type { SketchJob } from "../../workers/sketch/contract";
@@ -7,15 +8,6 @@ import type { Database } from "./db.server";
 import { books, images, type Book } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError, notFound } from "./http.server";
-
-export interface BookDto {
-  id: number;
-  title: string;
-  personalMessage: string | null;
-  status: Book["status"];
-  totalPages: number;
-  createdAt: string;
-}
 
 export function bookDto(book: Book): BookDto {
   return {
@@ -65,11 +57,6 @@ export async function startProcessing(env: Env, db: Database, book: Book): Promi
     .set({ status: "processing" })
     .where(and(eq(books.id, book.id), inArray(books.status, ["draft", "ready"])));
   return { queued: pending.length };
-}
-
-export interface BookProgress {
-  processedImages: number;
-  totalImages: number;
 }
 
 export async function bookProgress(db: Database, book: Book): Promise<BookProgress> {

@@ -11,6 +11,7 @@ import {
   MAX_UPLOAD_BYTES,
   MESSAGES,
 } from "~/lib/constants";
+import type { ImageDto } from "~/lib/api-client";
 import { MIME_TYPES, readImageHeader, type ImageHeader } from "../../workers/sketch/image-header";
 import type { Database } from "./db.server";
 import { books, images, uploads, type Book, type Image } from "./db/schema";
@@ -21,22 +22,6 @@ import { MalformedMultipartError, multipartBoundary, readMultipart } from "./mul
 import { deleteImages, imageUrl, newOriginalKey, putImage } from "./storage.server";
 
 export const UPLOAD_FIELD = "images";
-
-export interface ImageDto {
-  id: number;
-  bookId: number;
-  originalFilename: string;
-  originalUrl: string;
-  sketchUrl: string | null;
-  isSelected: boolean;
-  processingStatus: Image["processingStatus"];
-  qualityScore: number | null;
-  fileSize: number;
-  width: number | null;
-  height: number | null;
-  error: string | null;
-  createdAt: string;
-}
 
 export function imageDto(image: Image): ImageDto {
   return {

@@ -1,6 +1,7 @@
 /** Orders of a book: created from a live quote, owned through the book's session. */
 import { and, count, eq, sql } from "drizzle-orm";
 import { API_MESSAGES, DELIVERY_MAX_BUSINESS_DAYS, DELIVERY_RANGE_TEXT, EXTRA_PAGES } from "~/lib/constants";
+import type { OrderDto } from "~/lib/api-client";
 import type { orderRequestSchema } from "~/lib/schemas";
 import type { z } from "zod";
 import type { Database } from "./db.server";
@@ -10,15 +11,6 @@ import { requireBook } from "./books.server";
 import { requireUsableQuote } from "./quotes.server";
 
 export type OrderRequest = z.infer<typeof orderRequestSchema>;
-
-export interface OrderDto {
-  id: number;
-  orderNumber: string;
-  estimatedDelivery: string | null;
-  pricing: Pricing;
-  paymentStatus: Order["paymentStatus"];
-  orderStatus: Order["orderStatus"];
-}
 
 export function orderDto(order: Order): OrderDto {
   return {

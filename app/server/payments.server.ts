@@ -7,6 +7,7 @@
  * The browser reaching a success page never marks anything paid.
  */
 import { and, eq, ne } from "drizzle-orm";
+import type { PaymentResult } from "~/lib/api-client";
 import { API_MESSAGES, MESSAGES, PAYMENT_METHODS } from "~/lib/constants";
 import type { Database } from "./db.server";
 import { orders, type Order, type Pricing } from "./db/schema";
@@ -60,17 +61,7 @@ export function paymentProviderFor(env: Env): PaymentProvider {
   throw new PaymentsNotConfiguredError("No payment provider: set STRIPE_SECRET_KEY.");
 }
 
-export interface PaymentResultDto {
-  orderId: number;
-  orderNumber: string;
-  paymentStatus: Order["paymentStatus"];
-  orderStatus: Order["orderStatus"];
-  estimatedDelivery: string | null;
-  pricing: Pricing;
-  checkoutUrl?: string;
-}
-
-function paymentResultDto(order: Order, checkoutUrl?: string): PaymentResultDto {
+function paymentResultDto(order: Order, checkoutUrl?: string): PaymentResult {
   return {
     orderId: order.id,
     orderNumber: order.orderNumber,
@@ -89,7 +80,7 @@ export async function payForOrder(
   order: Order,
   input: { paymentMethod: PaymentMethod; paymentDetails?: Record<string, unknown> },
   requestUrl: string,
-): Promise<PaymentResultDto> {
+): Promise<PaymentResult> {
   if (order.paymentStatus === "paid") throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
   const provider = providerOrUnavailable(env);
 

@@ -4,6 +4,7 @@
  * browser are never read (docs/decisions/002).
  */
 import { and, eq } from "drizzle-orm";
+import type { QuoteResponse } from "~/lib/api-client";
 import {
   API_MESSAGES,
   CURRENCY,
@@ -22,12 +23,6 @@ export interface DeliveryAddress {
   zipCode: string;
 }
 
-export interface QuoteDto {
-  success: true;
-  pricing: Pricing;
-  quoteId: string;
-}
-
 export function priceBook(book: Book): Pricing {
   const basePrice = PLANS[book.bookType ?? DEFAULT_BOOK_TYPE].price;
   return {
@@ -44,7 +39,7 @@ export async function createQuote(
   book: Book,
   address: DeliveryAddress,
   now = new Date(),
-): Promise<QuoteDto> {
+): Promise<QuoteResponse> {
   const pricing = priceBook(book);
   const [quote] = await db
     .insert(quotes)

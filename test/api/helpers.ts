@@ -4,6 +4,10 @@
  */
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
+import type { ImageDto } from "~/lib/api-client";
+import type { ApiError } from "~/server/http.server";
+
+export type { ApiError, ImageDto };
 
 export const ORIGIN = "http://shop.test";
 
@@ -44,27 +48,6 @@ export class Visitor {
     expect(response.status, await response.clone().text()).toBe(201);
     return ((await response.json()) as { images: ImageDto[] }).images;
   }
-}
-
-export interface ImageDto {
-  id: number;
-  bookId: number;
-  originalFilename: string;
-  originalUrl: string;
-  sketchUrl: string | null;
-  isSelected: boolean;
-  processingStatus: string;
-  qualityScore: number | null;
-  fileSize: number;
-  width: number | null;
-  height: number | null;
-  error: string | null;
-  createdAt: string;
-}
-
-export interface ApiError {
-  message: string;
-  fieldErrors?: Record<string, string[]>;
 }
 
 /**
