@@ -17,8 +17,11 @@ export const EXTRA_PAGES = 2; // title page + dedication page around the selecte
 export const FREE_PREVIEWS_PER_BROWSER = 1;
 export const HIGH_QUALITY_SCORE = 90;
 
-/** A decoded image bigger than this is refused from its header, before any decoding. */
-export const MAX_SOURCE_PIXELS = 50_000_000;
+/**
+ * A photo whose header claims more pixels than this is refused before any decoding: a Worker
+ * isolate has 128 MB in all, and a decoded 24 MP photo is already ~96 MB of RGBA.
+ */
+export const MAX_SOURCE_PIXELS = 24_000_000;
 /** 11 in at 300 dpi: the long edge of a printed page. */
 export const PRINT_LONG_EDGE_PX = 3300;
 
