@@ -11,7 +11,7 @@ const STEPS: { id: BookStep; name: string }[] = [
 ];
 
 /** The shop bar and the three-step path every /book/{id} page shares. */
-export function BookPageHeader({ step, actions }: { step: BookStep; actions?: ReactNode }) {
+export function BookPageHeader({ step, actions, complete }: { step: BookStep; actions?: ReactNode; complete?: boolean }) {
   return (
     <header className="border-b border-gray-200 bg-white">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
@@ -23,13 +23,14 @@ export function BookPageHeader({ step, actions }: { step: BookStep; actions?: Re
         </Link>
         {actions ? <div className="flex items-center gap-2">{actions}</div> : null}
       </div>
-      <StepIndicator current={step} />
+      <StepIndicator current={step} complete={complete} />
     </header>
   );
 }
 
-function StepIndicator({ current }: { current: BookStep }) {
-  const currentIndex = STEPS.findIndex((s) => s.id === current);
+/** `complete` marks every step done (the order is placed). */
+function StepIndicator({ current, complete }: { current: BookStep; complete?: boolean }) {
+  const currentIndex = complete ? STEPS.length : STEPS.findIndex((s) => s.id === current);
   return (
     <nav aria-label="Progress" className="border-t border-gray-100 bg-gray-50/60">
       <ol className="mx-auto flex max-w-6xl items-center gap-2 px-4 py-3 text-sm sm:gap-4">

@@ -62,7 +62,7 @@ function ToastViewport({ toast, onDismiss }: { toast: ActiveToast | null; onDism
       ref={regionRef}
       tabIndex={-1}
       aria-label="Notifications (F8)"
-      className="fixed bottom-4 right-4 z-50 flex w-full max-w-sm flex-col gap-2 outline-none"
+      className="fixed bottom-4 left-4 right-4 z-50 flex flex-col gap-2 outline-none sm:left-auto sm:w-full sm:max-w-sm"
     >
       {toast ? (
         <li

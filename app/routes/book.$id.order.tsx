@@ -118,7 +118,7 @@ export default function OrderPage() {
   if (confirmed) {
     return (
       <>
-        <BookPageHeader step="order" />
+        <BookPageHeader step="order" complete />
         <main className="px-4 py-12">
           <OrderConfirmation order={confirmed} />
         </main>

@@ -4,7 +4,7 @@
  * wait for their sketches, select them, order, and see the confirmation. Elements are found by
  * role and visible text; screenshots go to test-results/ for a human to look at.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, inject, it } from "vitest";
@@ -127,6 +127,9 @@ describe("book flow", () => {
     const pages = page.getByText("Estimated pages").locator("xpath=following-sibling::dd");
     expect(await pages.textContent()).toBe("5");
     await screenshot("06-preview-selected");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot("06m-preview-selected-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // 4. Order: validation under the fields, a quote once ZIP and country are set, then pay.
     await page.getByRole("button", { name: "Create My Book" }).click();
@@ -154,6 +157,9 @@ describe("book flow", () => {
     await page.getByText("Base price").waitFor();
     expect(await page.getByRole("radio", { name: /card/i }).isChecked()).toBe(true);
     await screenshot("08-order-quote");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot("08m-order-quote-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.getByRole("button", { name: "Complete Order" }).click();
     await page.getByRole("heading", { name: "Order Confirmed" }).waitFor();
@@ -198,5 +204,38 @@ describe("book flow", () => {
     await page.getByTestId("toast").filter({ hasText: "Quote required" }).waitFor();
     expect(await page.getByRole("heading", { name: "Order Confirmed" }).count()).toBe(0);
     await screenshot("10-order-quote-required", false);
+  });
+
+  it("shows why a photo failed and still lets the visitor order the others", async () => {
+    await page.goto("/?mode=create");
+    await page.getByLabel("Book title").fill("One broken photo");
+    await page.getByRole("button", { name: "Continue to Upload Images" }).click();
+    await page.waitForURL(/\/book\/\d+\/upload$/);
+
+    // A JPEG cut off halfway: its header is fine, so the upload is accepted and the sketch fails.
+    const coffee = readFileSync(PHOTOS[2]);
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: /Drag & drop photos/ }).click();
+    await (await chooser).setFiles([
+      { name: "chelsea.jpg", mimeType: "image/jpeg", buffer: readFileSync(PHOTOS[1]) },
+      { name: "broken.jpg", mimeType: "image/jpeg", buffer: coffee.subarray(0, Math.floor(coffee.length / 2)) },
+    ]);
+    await waitForToast("Images uploaded successfully!");
+    await page.getByRole("button", { name: "Next", exact: true }).click();
+    await page.waitForURL(/\/preview$/);
+
+    await page.getByText("Failed", { exact: true }).waitFor({ timeout: SKETCH_TIMEOUT_MS });
+    await page.getByText("Ready", { exact: true }).waitFor({ timeout: SKETCH_TIMEOUT_MS });
+    expect(await page.getByRole("checkbox", { name: "Select broken.jpg" }).isDisabled()).toBe(true);
+    const createButton = page.getByRole("button", { name: "Create My Book" });
+    expect(await createButton.isDisabled()).toBe(true);
+
+    await page.getByRole("checkbox", { name: "Select chelsea.jpg" }).check();
+    await expect.poll(() => createButton.isEnabled()).toBe(true);
+    await page.getByRole("button", { name: "Unselected (1)" }).click();
+    expect(await page.getByRole("checkbox").count()).toBe(1);
+    await page.getByRole("button", { name: "Remove broken.jpg" }).click();
+    await waitForToast("Photos can't be removed from a book yet.");
+    await screenshot("11-preview-failed-image");
   });
 });
