@@ -190,7 +190,8 @@ export const API_MESSAGES = {
   unreadableUpload: "The upload could not be read. Please try again.",
   uploadTooLarge: "This upload is too large. Please upload fewer or smaller images at a time.",
   bodyTooLarge: "The request is too large.",
-  imageTooManyPixels: (name: string) => `${name} has too many pixels to print (over 50 megapixels).`,
+  imageTooManyPixels: (name: string) =>
+    `${name} has too many pixels to print (over ${MAX_SOURCE_PIXELS / 1_000_000} megapixels).`,
   bookHasNoImages: "Please upload at least one image before processing.",
   onlyCompletedSelectable: "Only completed images can be selected or deselected.",
   noImagesSelected: "Please select at least one image for your book.",
@@ -199,5 +200,6 @@ export const API_MESSAGES = {
   quoteAddressMismatch:
     "The delivery address does not match your price quote. Please request a new quote.",
   orderAlreadyPaid: "This order has already been paid.",
+  bookAlreadyOrdered: "This book has already been ordered and can no longer be changed.",
   paymentsUnavailable: "Payments are not available right now. Please try again later.",
 } as const;

@@ -37,6 +37,11 @@ export async function requireBook(db: Database, sessionId: string, bookId: numbe
   return book;
 }
 
+/** A paid book is at the printer: its photos and selection no longer change (409). */
+export function requireEditableBook(book: Pick<Book, "status">): void {
+  if (book.status === "ordered") throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+}
+
 /**
  * Queues one job per image still `pending`. The sketch Worker moves each image on from there
  * and is idempotent, so pressing the button twice costs a little work and no harm.

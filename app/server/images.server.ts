@@ -17,6 +17,7 @@ import type { Database } from "./db.server";
 import { books, images, uploads, type Book, type Image } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError, notFound } from "./http.server";
+import { requireEditableBook } from "./books.server";
 import { joinChunks } from "./bytes.server";
 import { MalformedMultipartError, multipartBoundary, readMultipart } from "./multipart.server";
 import { deleteImages, imageUrl, newOriginalKey, putImage } from "./storage.server";
@@ -66,6 +67,7 @@ interface StoredOriginal {
  * them or none, so a concurrent upload cannot push the book past the limit either.
  */
 export async function addImages(env: Env, db: Database, book: Book, request: Request): Promise<Image[]> {
+  requireEditableBook(book);
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!request.body) throw jsonError(400, API_MESSAGES.noImagesUploaded);
   if (!boundary) throw jsonError(400, API_MESSAGES.unreadableUpload);
@@ -178,16 +180,27 @@ export async function requireImage(db: Database, sessionId: string, imageId: num
   return row.image;
 }
 
-/** SPEC section 4: only completed images can be selected or deselected (else 409). */
+/**
+ * SPEC section 4: only completed images can be selected or deselected, and only while the book
+ * is not yet paid for (else 409).
+ */
 export async function setImageSelection(db: Database, image: Image, isSelected: boolean): Promise<Image> {
-  // Conditional on the status in the same statement, so a concurrent change cannot slip between.
+  // Conditional in the same statement, so a concurrent change cannot slip between check and write.
   const [updated] = await db
     .update(images)
     .set({ isSelected })
-    .where(and(eq(images.id, image.id), eq(images.processingStatus, "completed")))
+    .where(
+      and(
+        eq(images.id, image.id),
+        eq(images.processingStatus, "completed"),
+        sql`(SELECT status FROM books WHERE books.id = ${images.bookId}) != 'ordered'`,
+      ),
+    )
     .returning();
-  if (!updated) throw jsonError(409, API_MESSAGES.onlyCompletedSelectable);
-  return updated;
+  if (updated) return updated;
+  const book = await db.query.books.findFirst({ where: eq(books.id, image.bookId), columns: { status: true } });
+  if (book) requireEditableBook(book);
+  throw jsonError(409, API_MESSAGES.onlyCompletedSelectable);
 }
 
 /** Whether an R2 key is an original or sketch of this session's books or free-preview uploads. */

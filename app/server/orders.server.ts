@@ -1,13 +1,13 @@
 /** Orders of a book: created from a live quote, owned through the book's session. */
-import { and, count, eq, sql } from "drizzle-orm";
-import { API_MESSAGES, DELIVERY_MAX_BUSINESS_DAYS, DELIVERY_RANGE_TEXT, EXTRA_PAGES } from "~/lib/constants";
+import { and, count, eq, ne } from "drizzle-orm";
+import { API_MESSAGES, DELIVERY_MAX_BUSINESS_DAYS, DELIVERY_RANGE_TEXT } from "~/lib/constants";
 import type { OrderDto } from "~/lib/api-client";
 import type { orderRequestSchema } from "~/lib/schemas";
 import type { z } from "zod";
 import type { Database } from "./db.server";
-import { books, images, orders, type Order, type Pricing } from "./db/schema";
+import { books, images, orders, type Order } from "./db/schema";
 import { jsonError, notFound } from "./http.server";
-import { requireBook } from "./books.server";
+import { requireBook, requireEditableBook } from "./books.server";
 import { requireUsableQuote } from "./quotes.server";
 
 export type OrderRequest = z.infer<typeof orderRequestSchema>;
@@ -61,11 +61,14 @@ export function estimatedDeliveryText(now = new Date()): string {
 const ORDER_NUMBER_ATTEMPTS = 3;
 
 /**
- * Places an order for a book of this session. The prices come from the quote row; the order
- * row and the book's move to `ordered` (with its page count) are written in one batch.
+ * Places an order for a book of this session, priced from the quote row. One order per quote:
+ * submitting the form again (a double click, a retry after a declined card) updates and returns
+ * the pending order instead of making a second one. The book itself only becomes `ordered`
+ * when the order is paid (`markOrderPaid`).
  */
 export async function createOrder(db: Database, sessionId: string, input: OrderRequest, now = new Date()): Promise<Order> {
   const book = await requireBook(db, sessionId, input.bookId);
+  requireEditableBook(book);
   const quote = await requireUsableQuote(db, book, input.quoteId, input.deliveryInfo, now);
   const [{ selected }] = await db
     .select({ selected: count() })
@@ -73,37 +76,49 @@ export async function createOrder(db: Database, sessionId: string, input: OrderR
     .where(and(eq(images.bookId, book.id), eq(images.isSelected, true)));
   if (selected === 0) throw jsonError(400, API_MESSAGES.noImagesSelected);
 
+  const existing = await reuseOrderOfQuote(db, quote.id, input);
+  if (existing) return existing;
+
   const estimatedDelivery = estimatedDeliveryText(now);
   for (let attempt = 1; ; attempt++) {
-    const orderNumber = newOrderNumber(now);
     try {
-      const [[order]] = await db.batch([
-        db
-          .insert(orders)
-          .values({
-            bookId: book.id,
-            quoteId: quote.id,
-            orderNumber,
-            customerInfo: input.deliveryInfo,
-            pricing: quote.pricing,
-            paymentMethod: input.paymentMethod,
-            estimatedDelivery,
-          })
-          .returning(),
-        db
-          .update(books)
-          .set({
-            status: "ordered",
-            totalPages: sql`(SELECT count(*) FROM images WHERE book_id = ${book.id} AND is_selected = 1) + ${EXTRA_PAGES}`,
-          })
-          .where(eq(books.id, book.id)),
-      ]);
+      const [order] = await db
+        .insert(orders)
+        .values({
+          bookId: book.id,
+          quoteId: quote.id,
+          orderNumber: newOrderNumber(now),
+          customerInfo: input.deliveryInfo,
+          pricing: quote.pricing,
+          paymentMethod: input.paymentMethod,
+          estimatedDelivery,
+        })
+        .returning();
       return order;
     } catch (error) {
+      // Two submissions racing for the same quote: the loser answers with the winner's order.
+      if (String(error).includes("orders.quote_id")) {
+        const winner = await reuseOrderOfQuote(db, quote.id, input);
+        if (winner) return winner;
+      }
       if (attempt < ORDER_NUMBER_ATTEMPTS && String(error).includes("orders.order_number")) continue;
       throw error;
     }
   }
+}
+
+/** The pending order already made from this quote, with the latest delivery details; 409 if paid. */
+async function reuseOrderOfQuote(db: Database, quoteId: string, input: OrderRequest): Promise<Order | null> {
+  const order = await db.query.orders.findFirst({ where: eq(orders.quoteId, quoteId) });
+  if (!order) return null;
+  if (order.paymentStatus === "paid") throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
+  const [updated] = await db
+    .update(orders)
+    .set({ customerInfo: input.deliveryInfo, paymentMethod: input.paymentMethod })
+    .where(and(eq(orders.id, order.id), ne(orders.paymentStatus, "paid")))
+    .returning();
+  if (!updated) throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
+  return updated;
 }
 
 /** The order if its book belongs to this session; otherwise a thrown 404. */

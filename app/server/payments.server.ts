@@ -6,11 +6,11 @@
  * confirmation arrives (a verified webhook calls `markOrderPaid` with the payment session id).
  * The browser reaching a success page never marks anything paid.
  */
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { PaymentResult } from "~/lib/api-client";
-import { API_MESSAGES, MESSAGES, PAYMENT_METHODS } from "~/lib/constants";
+import { API_MESSAGES, EXTRA_PAGES, MESSAGES, PAYMENT_METHODS } from "~/lib/constants";
 import type { Database } from "./db.server";
-import { orders, type Order, type Pricing } from "./db/schema";
+import { books, orders, type Order, type Pricing } from "./db/schema";
 import { isLocalEnvironment, type Env } from "./env.server";
 import { jsonError } from "./http.server";
 
@@ -120,12 +120,23 @@ function providerOrUnavailable(env: Env): PaymentProvider {
 /**
  * The provider's confirmation. Conditional on the order not being paid yet, so two
  * confirmations (a double click, a redelivered webhook) settle it once; null when it already was.
+ * The paid order's book goes to the printer: status `ordered`, page count fixed.
  */
 export async function markOrderPaid(db: Database, orderId: number, paymentSessionId: string): Promise<Order | null> {
-  const [order] = await db
-    .update(orders)
-    .set({ paymentStatus: "paid", orderStatus: "paid", paymentSessionId, paidAt: new Date() })
-    .where(and(eq(orders.id, orderId), ne(orders.paymentStatus, "paid")))
-    .returning();
+  const bookOfOrder = sql`(SELECT book_id FROM orders WHERE id = ${orderId})`;
+  const [[order]] = await db.batch([
+    db
+      .update(orders)
+      .set({ paymentStatus: "paid", orderStatus: "paid", paymentSessionId, paidAt: new Date() })
+      .where(and(eq(orders.id, orderId), ne(orders.paymentStatus, "paid")))
+      .returning(),
+    db
+      .update(books)
+      .set({
+        status: "ordered",
+        totalPages: sql`(SELECT count(*) FROM images WHERE book_id = ${bookOfOrder} AND is_selected = 1) + ${EXTRA_PAGES}`,
+      })
+      .where(eq(books.id, bookOfOrder)),
+  ]);
   return order ?? null;
 }

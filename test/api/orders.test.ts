@@ -81,7 +81,7 @@ describe("POST /api/books/{id}/quote", () => {
 });
 
 describe("POST /api/orders", () => {
-  it("places an order with the quote's prices and moves the book to ordered", async () => {
+  it("places an order with the quote's prices; the book stays editable until it is paid", async () => {
     const visitor = new Visitor();
     const { bookId, quoteId } = await readyBook(visitor, 3);
     const response = await visitor.send("POST", "/api/orders", {
@@ -102,8 +102,20 @@ describe("POST /api/orders", () => {
       paymentStatus: "pending",
       orderStatus: "placed",
     });
-    const book = await env.DB.prepare("SELECT status, total_pages FROM books WHERE id = ?").bind(bookId).first();
-    expect(book).toEqual({ status: "ordered", total_pages: 3 + EXTRA_PAGES });
+    const book = await env.DB.prepare("SELECT status FROM books WHERE id = ?").bind(bookId).first("status");
+    expect(book).not.toBe("ordered");
+  });
+
+  it("makes one order per quote: submitting again updates and returns the same pending order", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await readyBook(visitor);
+    const first = (await (await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo })).json()) as { id: number };
+    const again = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo: { ...deliveryInfo, firstName: "Augusta" } });
+    expect(again.status).toBe(201);
+    expect(((await again.json()) as { id: number }).id).toBe(first.id);
+    const rows = await env.DB.prepare("SELECT customer_info FROM orders WHERE book_id = ?").bind(bookId).all<{ customer_info: string }>();
+    expect(rows.results).toHaveLength(1);
+    expect(JSON.parse(rows.results[0].customer_info).firstName).toBe("Augusta");
   });
 
   it("refuses a quote of another book, even the visitor's own", async () => {
@@ -194,6 +206,27 @@ describe("POST /api/orders/{orderId}/payment", () => {
 
     const retry = await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" });
     expect(retry.status).toBe(200);
+  });
+
+  it("sends a paid book to the printer: page count fixed, photos, selection and orders frozen", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await readyBook(visitor, 3);
+    const order = (await (await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo })).json()) as { id: number };
+    expect((await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" })).status).toBe(200);
+    const book = await env.DB.prepare("SELECT status, total_pages FROM books WHERE id = ?").bind(bookId).first();
+    expect(book).toEqual({ status: "ordered", total_pages: 3 + EXTRA_PAGES });
+
+    const image = await env.DB.prepare("SELECT id FROM images WHERE book_id = ? ORDER BY id LIMIT 1").bind(bookId).first<number>("id");
+    const deselect = await visitor.send("PATCH", `/api/images/${image}/selection`, { isSelected: false });
+    expect(deselect.status).toBe(409);
+    expect(await message(deselect)).toBe(API_MESSAGES.bookAlreadyOrdered);
+    const upload = await visitor.upload(bookId, [fakeJpeg("late.jpg")]);
+    expect(upload.status).toBe(409);
+    expect(await message(upload)).toBe(API_MESSAGES.bookAlreadyOrdered);
+    const reorder = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo });
+    expect(reorder.status).toBe(409);
+    const selected = await env.DB.prepare("SELECT count(*) AS n FROM images WHERE book_id = ? AND is_selected = 1").bind(bookId).first<number>("n");
+    expect(selected).toBe(3);
   });
 
   it("refuses to take a second payment for a paid order", async () => {

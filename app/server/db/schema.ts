@@ -164,6 +164,8 @@ export const orders = sqliteTable(
   },
   (t) => [
     uniqueIndex("orders_order_number_idx").on(t.orderNumber),
+    // One order per quote: a double-submitted order form finds the order it already made.
+    uniqueIndex("orders_quote_idx").on(t.quoteId),
     index("orders_book_idx").on(t.bookId),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `orders_quote_idx` ON `orders` (`quote_id`);
