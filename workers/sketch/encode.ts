@@ -1,29 +1,117 @@
-/** Encodes the finished grey page as PNG and stores it in R2. */
-import encodePng, { init as initPngEncoder } from "@jsquash/png/encode";
-import type { GrayImage } from "./kernel";
-import { pngCodecWasm } from "./wasm-modules";
+/**
+ * Encodes the finished page as an 8-bit grayscale PNG (colour type 0) and stores it in R2.
+ *
+ * jSquash's PNG encoder only writes RGBA (4 bytes per pixel, 4x the page's memory and a bigger
+ * file), so the container is written here: PNG is a signature, an IHDR chunk, IDAT chunks
+ * holding one zlib stream of filtered scanlines, and IEND (RFC 2083 / PNG 3rd edition). The
+ * zlib stream comes from the platform's CompressionStream("deflate") (workerd and Node 20),
+ * fed in strips of rows so no full-size filtered copy of the page exists.
+ * Deterministic: the same page always gives the same bytes, so a re-run overwrites the sketch
+ * with an identical object.
+ */
+import type { GrayPlane } from "./kernel";
 
-let encoderReady: Promise<unknown> | undefined;
+const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
+/** Rows filtered per write to the compressor (≈ 0.5 MB at 3300 px wide). */
+const ROWS_PER_STRIP = 160;
+const FILTER_NONE = 0;
+const FILTER_SUB = 1;
+const FILTER_UP = 2;
+
+export async function encodeGrayPng({ width, height, data }: GrayPlane): Promise<Uint8Array> {
+  if (width < 1 || height < 1 || data.length < width * height) throw new RangeError("empty or short page");
+  const compressor = new CompressionStream("deflate");
+  const compressed = new Response(compressor.readable).arrayBuffer();
+  const writer = compressor.writable.getWriter();
+  const stride = width + 1;
+  for (let firstRow = 0; firstRow < height; firstRow += ROWS_PER_STRIP) {
+    const rows = Math.min(ROWS_PER_STRIP, height - firstRow);
+    const strip = new Uint8Array(rows * stride);
+    for (let r = 0; r < rows; r++) filterRow(data, width, firstRow + r, strip, r * stride);
+    await writer.write(strip);
+  }
+  await writer.close();
+  const idat = new Uint8Array(await compressed);
+
+  const header = new Uint8Array(13);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  header[8] = 8; // bit depth
+  header[9] = 0; // colour type: greyscale
+  // compression 0 (deflate), filter method 0 (adaptive), interlace 0 (none): already zero.
+
+  const png = new Uint8Array(8 + (12 + 13) + (12 + idat.length) + 12);
+  png.set(PNG_SIGNATURE, 0);
+  let offset = 8;
+  offset = writeChunk(png, offset, "IHDR", header);
+  offset = writeChunk(png, offset, "IDAT", idat);
+  writeChunk(png, offset, "IEND", new Uint8Array(0));
+  return png;
+}
 
 /**
- * jSquash's PNG encoder takes RGBA only, so the grey plane is expanded for now (4x the memory of
- * the page; a grey-PNG encoder is a later optimisation). Deterministic: the same page always
- * gives the same bytes, so a re-run overwrites the sketch with an identical object.
+ * Writes row y with the filter (None, Sub or Up) whose output has the smallest sum of absolute
+ * values as signed bytes, the usual heuristic (libpng's): on a page of white paper and black
+ * lines None and Up win almost everywhere, Sub on long horizontal strokes.
  */
-export async function encodeGrayPng({ width, height, pixels }: GrayImage): Promise<ArrayBuffer> {
-  encoderReady ??= initPngEncoder(pngCodecWasm);
-  await encoderReady;
-  const rgba = new Uint8ClampedArray(width * height * 4);
-  for (let i = 0, p = 0; i < pixels.length; i++, p += 4) {
-    const value = pixels[i];
-    rgba[p] = value;
-    rgba[p + 1] = value;
-    rgba[p + 2] = value;
-    rgba[p + 3] = 255;
+function filterRow(data: Uint8Array, width: number, y: number, out: Uint8Array, at: number): void {
+  const row = y * width;
+  const previous = y > 0 ? row - width : -1;
+  let costNone = 0;
+  let costSub = 0;
+  let costUp = 0;
+  for (let x = 0; x < width; x++) {
+    const v = data[row + x];
+    const left = x > 0 ? data[row + x - 1] : 0;
+    const up = previous >= 0 ? data[previous + x] : 0;
+    const none = v;
+    const sub = (v - left) & 255;
+    const upDelta = (v - up) & 255;
+    costNone += none < 128 ? none : 256 - none;
+    costSub += sub < 128 ? sub : 256 - sub;
+    costUp += upDelta < 128 ? upDelta : 256 - upDelta;
   }
-  // The encoder only reads data, width and height; workerd has no ImageData constructor.
-  const imageData = { data: rgba, width, height, colorSpace: "srgb" } as ImageData;
-  return encodePng(imageData);
+  const target = at + 1;
+  if (costNone <= costSub && costNone <= costUp) {
+    out[at] = FILTER_NONE;
+    out.set(data.subarray(row, row + width), target);
+  } else if (costUp <= costSub) {
+    out[at] = FILTER_UP;
+    for (let x = 0; x < width; x++) out[target + x] = data[row + x] - (previous >= 0 ? data[previous + x] : 0);
+  } else {
+    out[at] = FILTER_SUB;
+    out[target] = data[row];
+    for (let x = 1; x < width; x++) out[target + x] = data[row + x] - data[row + x - 1];
+  }
+}
+
+function writeChunk(png: Uint8Array, offset: number, type: string, body: Uint8Array): number {
+  const view = new DataView(png.buffer, png.byteOffset);
+  view.setUint32(offset, body.length);
+  for (let i = 0; i < 4; i++) png[offset + 4 + i] = type.charCodeAt(i);
+  png.set(body, offset + 8);
+  // The CRC covers the chunk type and body.
+  view.setUint32(offset + 8 + body.length, crc32(png, offset + 4, offset + 8 + body.length));
+  return offset + 12 + body.length;
+}
+
+let crcTable: Uint32Array | undefined;
+
+/** CRC-32 (ISO 3309, polynomial 0xEDB88320) of bytes[from, to). */
+export function crc32(bytes: Uint8Array, from = 0, to = bytes.length): number {
+  if (!crcTable) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  const table = crcTable;
+  let crc = 0xffffffff;
+  for (let i = from; i < to; i++) crc = table[(crc ^ bytes[i]) & 255] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /** What a stored sketch remembers about itself, so a repeat request can skip the work. */
@@ -36,7 +124,7 @@ export interface SketchMetadata {
 export async function storeSketch(
   bucket: R2Bucket,
   key: string,
-  png: ArrayBuffer,
+  png: Uint8Array | ArrayBuffer,
   metadata: SketchMetadata,
 ): Promise<void> {
   await bucket.put(key, png, {

@@ -1,58 +1,70 @@
 /**
- * The sketch kernel: turns decoded RGBA pixels into a black-and-white line drawing.
+ * The sketch kernel: a grey photo in, a black-and-white colouring page out.
  *
- * Pure TypeScript over typed arrays (no Worker APIs), so it runs the same in workerd, in Node
- * benchmarks and in unit tests. The recipe (DESIGN.md section 5):
+ * Pure TypeScript over typed arrays (no Worker APIs), so it runs the same in workerd, in the
+ * Node benchmark (bench/run.mjs) and in unit tests. The recipe (DESIGN.md section 5; the
+ * choices are in docs/decisions/004-sketch-kernel.md):
  *
- *   RGBA → grey (Uint8) → area-average downscale to the print size (long edge ≤ 3300 px)
- *   → colour dodge of the (lightly smoothed) grey over its inverted Gaussian blur
- *   → darken where the Sobel edge magnitude is strong → levels → 8-bit grey page.
+ *   grey plane → area downscale to the print size (long edge ≤ 3300 px)
+ *   → tone curve (stretch a dull or dark photo to the full range)
+ *   → colour dodge of the lightly smoothed grey over its Gaussian blur
+ *   → darkened where the Sobel edge magnitude is strong → levels
+ *   → cleanup: erase specks and faint smudges, paper lighter than a mark becomes pure white.
  *
- * Performance notes for the next pass (target > 55 MP/s, < 100 MB): every stage is a separate
- * full-image loop over Uint8/Uint16 planes, with clamped-border index arithmetic in the inner
- * loops. Splitting border and interior loops, fusing the Sobel and combine passes and working in
- * row strips are the obvious next steps; the tests compare against a float reference, so those
- * changes are safe to make.
+ * Speed: both Gaussians are computed on area-reduced planes (the blurred planes are band-limited
+ * far below the reduced Nyquist frequency, so nothing visible is lost) with stacked box blurs
+ * whose cost does not depend on sigma; the page is then made in one fused pass at full
+ * resolution that upsamples both planes a row at a time, applies Sobel on three rolling rows,
+ * the dodge and the levels. Planes are Uint16 in 8.8 fixed point; scratch rows are allocated
+ * once per call, never inside a loop.
  */
 import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
 
-export interface GrayImage {
+/** One byte per pixel, row-major, 0 = black ink, 255 = white paper. */
+export interface GrayPlane {
+  data: Uint8Array;
   width: number;
   height: number;
-  /** Row-major, one byte per pixel, 0 = black ink, 255 = white paper. */
-  pixels: Uint8Array;
 }
 
 /**
- * The look of the page. Chosen by eye on the fixture photos (test/fixtures/photos) and checked
- * by the quality score; change them together with the float reference in the kernel tests.
+ * The look of the page. Chosen by eye on the contact sheet (`npm run bench`) and checked by the
+ * quality score; the float reference in test/sketch/kernel-reference.ts reads the same values.
  */
 export const SKETCH_TUNING = {
   /** Blur sigma = long edge / this, so the drawing looks the same at every resolution. */
   blurSigmaDivisor: 200,
   minBlurSigma: 1.5,
   maxBlurSigma: 24,
-  /**
-   * The Sobel operator looks at the grey smoothed by sigma = long edge / this, so contours come
-   * out about as thick on paper (≈ 0.5 mm) whatever the resolution, and sensor noise is ignored.
-   */
+  /** The grey is smoothed by sigma = long edge / this before the dodge and Sobel (≈ 0.25 mm). */
   edgeSigmaDivisor: 1100,
   maxEdgeSigma: 4,
+  /** On a noisy photo the smoothing is at least noise (grey levels) × this. */
+  noiseSmoothing: 0.15,
+  /** Tone curve: these percentiles of the grey are stretched toward black and white... */
+  toneLowPercentile: 0.01,
+  toneHighPercentile: 0.99,
+  /** ...by at most this gain, so a blank or nearly flat photo does not turn noise into lines. */
+  maxToneGain: 3,
+  /** A dark photo (median below mid-grey after the stretch) is lifted by a gamma down to this. */
+  minToneGamma: 0.5,
   /** Scale-normalised Sobel magnitude (on 0-255 grey) below which an edge adds no ink... */
-  edgeLow: 60,
+  edgeLow: 70,
   /** ...and above which it adds the full edgeDarkening. */
-  edgeHigh: 260,
-  /** Fraction by which the strongest edges darken the dodge result. */
-  edgeDarkening: 0.75,
-  /**
-   * Added to both sides of the dodge ratio: in deep shadows grey / local mean is a ratio of
-   * small numbers, and sensor noise would turn into speckles. 0 gives the textbook dodge.
-   */
+  edgeHigh: 220,
+  edgeDarkening: 0.9,
+  /** Added to both sides of the dodge ratio so that noise in deep shadows is not amplified. */
   dodgeOffset: 16,
-  /** Levels applied to the dodge result: this and darker becomes black... */
-  levelsBlack: 90,
-  /** ...and this and lighter becomes white paper. */
-  levelsWhite: 245,
+  /** Levels applied to the dodge (255 = as light as the surroundings): this and darker is black... */
+  levelsBlack: 120,
+  /** ...and this and lighter is white paper. */
+  levelsWhite: 236,
+  /** A pixel darker than this is a mark on the paper; lighter ones become pure white. */
+  markLevel: 224,
+  /** A mark with no pixel darker than this is a smudge, not a line, and is erased. */
+  faintLevel: 150,
+  /** Marks of fewer pixels than a square of this side (print pixels, 300 dpi) are specks. */
+  speckSidePrintPx: 8,
 } as const;
 
 export type SketchTuning = { readonly [Name in keyof typeof SKETCH_TUNING]: number };
@@ -63,19 +75,19 @@ const LUMA_G = 150;
 const LUMA_B = 29;
 
 /**
- * RGBA (4 bytes per pixel) to one grey byte per pixel. Transparent pixels become white paper,
- * as they would print.
+ * RGBA (4 bytes per pixel) to one grey byte per pixel, for callers that still hold RGBA.
+ * Transparent pixels become white paper, as they would print.
  */
-export function rgbaToGray(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): GrayImage {
+export function rgbaToGray(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): GrayPlane {
   const count = width * height;
   if (rgba.length < count * 4) throw new RangeError(`expected ${count * 4} RGBA bytes, got ${rgba.length}`);
-  const pixels = new Uint8Array(count);
+  const data = new Uint8Array(count);
   for (let i = 0, p = 0; i < count; i++, p += 4) {
     const luma = (LUMA_R * rgba[p] + LUMA_G * rgba[p + 1] + LUMA_B * rgba[p + 2] + 128) >> 8;
     const alpha = rgba[p + 3];
-    pixels[i] = alpha === 255 ? luma : ((luma * alpha + 255 * (255 - alpha) + 127) / 255) | 0;
+    data[i] = alpha === 255 ? luma : ((luma * alpha + 255 * (255 - alpha) + 127) / 255) | 0;
   }
-  return { width, height, pixels };
+  return { data, width, height };
 }
 
 /** Output size when the long edge is brought down to at most maxLongEdge (never up). */
@@ -91,87 +103,120 @@ export function fitWithin(width: number, height: number, maxLongEdge: number): {
 
 /**
  * Area-average downscale: each output pixel is the exact mean of the source area it covers
- * (fractional pixels weighted by coverage). Separable, since a box is a product of two
- * intervals: rows first into an 8.8 fixed-point Uint16 plane, then columns.
+ * (fractional pixels weighted by coverage). Each source row is shrunk horizontally once, then
+ * added with its coverage weight to the one or two output rows it falls into.
  */
-export function downscaleToFit(image: GrayImage, maxLongEdge: number = PRINT_LONG_EDGE_PX): GrayImage {
-  const { width: outWidth, height: outHeight } = fitWithin(image.width, image.height, maxLongEdge);
+export function downscaleToFit(image: GrayPlane, maxLongEdge: number = PRINT_LONG_EDGE_PX): GrayPlane {
+  const { width, height } = fitWithin(image.width, image.height, maxLongEdge);
+  return areaResize(image, width, height);
+}
+
+/** Area-average shrink to exactly outWidth x outHeight (each at most the input's). */
+export function areaResize(image: GrayPlane, outWidth: number, outHeight: number): GrayPlane {
   if (outWidth === image.width && outHeight === image.height) return image;
 
-  const { width: inWidth, height: inHeight, pixels: source } = image;
+  const { width: inWidth, height: inHeight, data: source } = image;
   const columns = areaWeights(inWidth, outWidth);
   const rows = areaWeights(inHeight, outHeight);
-
-  // Horizontal pass: inHeight rows of outWidth samples, 8.8 fixed point.
-  const halfScaled = new Uint16Array(outWidth * inHeight);
-  for (let y = 0; y < inHeight; y++) {
-    const inRow = y * inWidth;
-    const outRow = y * outWidth;
-    for (let x = 0; x < outWidth; x++) {
-      let sum = 0;
-      for (let k = columns.start[x], end = columns.start[x + 1]; k < end; k++) {
-        sum += source[inRow + columns.index[k]] * columns.weight[k];
-      }
-      // weights sum to 2^16; keep 8 fractional bits.
-      halfScaled[outRow + x] = (sum + 128) >>> 8;
-    }
-  }
-
-  // Vertical pass, row-major so memory is read in order.
+  const taps = columns.taps;
+  const first = columns.first;
+  const columnWeight = columns.weight;
   const out = new Uint8Array(outWidth * outHeight);
-  const accumulator = new Float64Array(outWidth);
-  for (let y = 0; y < outHeight; y++) {
-    accumulator.fill(0);
-    for (let k = rows.start[y], end = rows.start[y + 1]; k < end; k++) {
-      const inRow = rows.index[k] * outWidth;
-      const weight = rows.weight[k];
-      for (let x = 0; x < outWidth; x++) accumulator[x] += halfScaled[inRow + x] * weight;
+  const shrunk = new Int32Array(outWidth);
+  // Sums of pixel × column weight × row weight pass 2^32: doubles hold them exactly.
+  let accumulator = new Float64Array(outWidth);
+  let nextAccumulator = new Float64Array(outWidth);
+  const scale = 1 / 2 ** 32; // both weights are 16-bit fixed point
+  let outY = 0;
+  for (let y = 0; y < inHeight; y++) {
+    const row = y * inWidth;
+    if (taps === 2) {
+      for (let x = 0, w = 0; x < outWidth; x++, w += 2) {
+        const i = row + first[x];
+        shrunk[x] = source[i] * columnWeight[w] + source[i + 1] * columnWeight[w + 1];
+      }
+    } else if (taps === 3) {
+      for (let x = 0, w = 0; x < outWidth; x++, w += 3) {
+        const i = row + first[x];
+        shrunk[x] = source[i] * columnWeight[w] + source[i + 1] * columnWeight[w + 1] + source[i + 2] * columnWeight[w + 2];
+      }
+    } else {
+      for (let x = 0, w = 0; x < outWidth; x++, w += taps) {
+        const i = row + first[x];
+        let sum = 0;
+        for (let t = 0; t < taps; t++) sum += source[i + t] * columnWeight[w + t];
+        shrunk[x] = sum;
+      }
     }
-    const outRow = y * outWidth;
-    // 8 fractional bits from the first pass, 16 from this one.
-    for (let x = 0; x < outWidth; x++) out[outRow + x] = Math.min(255, Math.floor(accumulator[x] / 16777216 + 0.5));
+    // Source row y covers output row rows.first[oy] + t with weight rows.weight[oy * taps + t]:
+    // find its share of outY and of outY + 1.
+    const here = coverage(rows, outY, y);
+    for (let x = 0; x < outWidth; x++) accumulator[x] += shrunk[x] * here;
+    const there = outY + 1 < outHeight ? coverage(rows, outY + 1, y) : 0;
+    if (there > 0) for (let x = 0; x < outWidth; x++) nextAccumulator[x] += shrunk[x] * there;
+    // Output row outY is complete once its last source row is in.
+    if (y + 1 >= lastSourceRow(rows, outY, inHeight)) {
+      const outRow = outY * outWidth;
+      for (let x = 0; x < outWidth; x++) out[outRow + x] = (accumulator[x] * scale + 0.5) | 0;
+      const done = accumulator;
+      accumulator = nextAccumulator;
+      nextAccumulator = done;
+      nextAccumulator.fill(0);
+      outY++;
+      if (outY === outHeight) break;
+    }
   }
-  return { width: outWidth, height: outHeight, pixels: out };
+  return { data: out, width: outWidth, height: outHeight };
 }
 
 interface AreaWeights {
-  /** Taps of output i are index/weight[start[i] .. start[i + 1]). */
-  start: Int32Array;
-  index: Int32Array;
-  /** Fixed point, 2^16 = the whole output pixel; the taps of one output sum to exactly 2^16. */
+  /** Every output sample reads `taps` consecutive source samples from first[i]... */
+  taps: number;
+  first: Int32Array;
+  /** ...with these weights (taps per output, 2^16 = the whole output pixel, summing to 2^16). */
   weight: Int32Array;
 }
 
 /** Which source pixels cover each output pixel of a 1-D shrink, and by how much. */
 function areaWeights(inSize: number, outSize: number): AreaWeights {
   const ratio = inSize / outSize;
-  const maxTaps = Math.ceil(ratio) + 1;
-  const start = new Int32Array(outSize + 1);
-  const index = new Int32Array(outSize * maxTaps);
-  const weight = new Int32Array(outSize * maxTaps);
-  let taps = 0;
+  const taps = Math.min(inSize, Math.ceil(ratio) + 1);
+  const first = new Int32Array(outSize);
+  const weight = new Int32Array(outSize * taps);
   for (let o = 0; o < outSize; o++) {
-    start[o] = taps;
     const from = o * ratio;
     const to = Math.min(inSize, (o + 1) * ratio);
+    // The window of taps starts at the first covered pixel, moved left at the far edge so it
+    // never reads past the end (the extra taps get weight 0).
+    const start = Math.min(Math.floor(from), inSize - taps);
+    first[o] = start;
     let assigned = 0;
-    const first = taps;
-    for (let i = Math.floor(from); i < to; i++) {
-      const coverage = Math.min(to, i + 1) - Math.max(from, i);
-      if (coverage <= 0) continue;
-      const w = Math.round((coverage / ratio) * 65536);
-      index[taps] = i;
-      weight[taps] = w;
+    let largest = o * taps;
+    for (let t = 0; t < taps; t++) {
+      const i = start + t;
+      const covered = Math.max(0, Math.min(to, i + 1) - Math.max(from, i));
+      const w = Math.round((covered / ratio) * 65536);
+      weight[o * taps + t] = w;
       assigned += w;
-      taps++;
+      if (w > weight[largest]) largest = o * taps + t;
     }
     // Rounding leftovers go to the largest tap so a flat area stays exactly flat.
-    let largest = first;
-    for (let k = first + 1; k < taps; k++) if (weight[k] > weight[largest]) largest = k;
     weight[largest] += 65536 - assigned;
   }
-  start[outSize] = taps;
-  return { start, index, weight };
+  return { taps, first, weight };
+}
+
+/** The weight of source sample i in output sample o (0 when it does not cover it). */
+function coverage(weights: AreaWeights, o: number, i: number): number {
+  const t = i - weights.first[o];
+  return t >= 0 && t < weights.taps ? weights.weight[o * weights.taps + t] : 0;
+}
+
+/** One past the last source sample with weight in output sample o. */
+function lastSourceRow(weights: AreaWeights, o: number, inSize: number): number {
+  let end = weights.first[o] + weights.taps;
+  while (end > weights.first[o] && weights.weight[o * weights.taps + end - 1 - weights.first[o]] === 0) end--;
+  return Math.min(inSize, end);
 }
 
 /** Blur radius of the dodge, proportional to the image so the look does not depend on size. */
@@ -180,15 +225,86 @@ export function blurSigmaFor(width: number, height: number, tuning: SketchTuning
   return Math.min(tuning.maxBlurSigma, Math.max(tuning.minBlurSigma, sigma));
 }
 
-/** Smoothing before the Sobel operator and the dodge; under 1 px gaussianBlur leaves it out. */
-export function edgeSigmaFor(width: number, height: number, tuning: SketchTuning = SKETCH_TUNING): number {
-  return Math.min(tuning.maxEdgeSigma, Math.max(width, height) / tuning.edgeSigmaDivisor);
+/**
+ * Smoothing before the dodge and the Sobel operator: proportional to the page, more on a noisy
+ * photo (noise = its standard deviation in grey levels per working pixel); under 1 px, none.
+ */
+export function edgeSigmaFor(width: number, height: number, noise = 0, tuning: SketchTuning = SKETCH_TUNING): number {
+  const sigma = Math.min(
+    tuning.maxEdgeSigma,
+    Math.max(Math.max(width, height) / tuning.edgeSigmaDivisor, noise * tuning.noiseSmoothing),
+  );
+  return sigma < 1 ? 0 : sigma;
+}
+
+/**
+ * Standard deviation of the photo's noise in grey levels (J. Immerkær, "Fast noise variance
+ * estimation", 1996: the mean absolute response to a mask that cancels edges and gradients),
+ * over at most about a million pixels (every few rows of a large photo).
+ */
+export function estimateNoise({ data, width, height }: GrayPlane): number {
+  if (width < 3 || height < 3) return 0;
+  const step = Math.max(1, Math.floor((width * height) / 1_000_000));
+  let sum = 0;
+  let count = 0;
+  for (let y = 1; y < height - 1; y += step) {
+    const row = y * width;
+    for (let i = row + 1, end = row + width - 1; i < end; i++) {
+      const up = i - width;
+      const down = i + width;
+      const response =
+        data[up - 1] - 2 * data[up] + data[up + 1] - 2 * data[i - 1] + 4 * data[i] - 2 * data[i + 1] +
+        data[down - 1] - 2 * data[down] + data[down + 1];
+      sum += response < 0 ? -response : response;
+    }
+    count += width - 2;
+  }
+  return (Math.sqrt(Math.PI / 2) * sum) / (6 * count);
+}
+
+/** Speck size in pixels at this resolution: a square of speckSidePrintPx print pixels. */
+export function speckPixelsFor(width: number, height: number, tuning: SketchTuning = SKETCH_TUNING): number {
+  const side = (tuning.speckSidePrintPx * Math.max(width, height)) / PRINT_LONG_EDGE_PX;
+  return Math.max(2, Math.round(side * side));
+}
+
+/**
+ * The tone curve as a 256-entry table: the toneLow/HighPercentile greys are stretched toward 0
+ * and 255 (gain capped at maxToneGain, centred on their midpoint), then a gamma lifts a photo
+ * whose median is still below mid-grey. Computed from the histogram of the working grey.
+ */
+export function toneCurve(histogram: ArrayLike<number>, tuning: SketchTuning = SKETCH_TUNING): Uint8Array {
+  let total = 0;
+  for (let v = 0; v < 256; v++) total += histogram[v];
+  const percentile = (fraction: number) => {
+    const target = fraction * total;
+    let seen = 0;
+    for (let v = 0; v < 256; v++) {
+      seen += histogram[v];
+      if (seen > target) return v;
+    }
+    return 255;
+  };
+  const low = percentile(tuning.toneLowPercentile);
+  const high = percentile(tuning.toneHighPercentile);
+  const median = percentile(0.5);
+  const gain = Math.min(tuning.maxToneGain, 255 / Math.max(1, high - low));
+  const middle = (low + high) / 2;
+  const stretch = (v: number) => Math.min(255, Math.max(0, (v - middle) * gain + 127.5));
+  const stretchedMedian = stretch(median) / 255;
+  const gamma =
+    stretchedMedian > 0 && stretchedMedian < 0.5
+      ? Math.max(tuning.minToneGamma, Math.log(0.5) / Math.log(Math.max(stretchedMedian, 1e-3)))
+      : 1;
+  const curve = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) curve[v] = Math.round(255 * Math.pow(stretch(v) / 255, gamma));
+  return curve;
 }
 
 /**
  * Widths of `passes` stacked box filters whose combined variance matches a Gaussian of the
  * given sigma (W. Wells, "Efficient synthesis of Gaussian filters by cascaded uniform filters",
- * 1986; the odd-width split is the usual one: some boxes of width w, the rest w + 2).
+ * 1986; some boxes of odd width w, the rest w + 2).
  */
 export function boxWidthsForGaussian(sigma: number, passes = 3): number[] {
   const variance = sigma * sigma;
@@ -207,47 +323,108 @@ export function boxWidthsForGaussian(sigma: number, passes = 3): number[] {
   return widths;
 }
 
-/**
- * Gaussian blur of a grey plane by three stacked box blurs per direction, each a running sum,
- * so the cost per pixel does not depend on sigma. Returns 8.8 fixed point (value × 256) so the
- * dodge divides by a precise local mean. Borders repeat the edge pixel.
- */
-export function gaussianBlur(image: GrayImage, sigma: number): Uint16Array {
-  const { width, height, pixels } = image;
-  const count = width * height;
-  let current = new Uint16Array(count);
-  let next = new Uint16Array(count);
-  for (let i = 0; i < count; i++) current[i] = pixels[i] << 8;
+/** A Uint16 plane in 8.8 fixed point (value × 256), at a reduced resolution. */
+interface FixedPlane {
+  data: Uint16Array;
+  width: number;
+  height: number;
+  /** Working-resolution pixels per plane pixel (along both axes). */
+  scale: number;
+}
 
-  // Under one pixel a Gaussian barely smooths and boxes cannot approximate it: leave the plane.
-  const widths = sigma < 1 ? [] : boxWidthsForGaussian(sigma);
+/** The smallest sigma, in reduced pixels, the stacked boxes still approximate well. */
+const MIN_REDUCED_SIGMA = 1.2;
+
+/**
+ * The largest reduction (1, 2, 4, ... 16) at which a Gaussian of this sigma can still be made:
+ * the block average (variance (k² - 1) / 12) and the bilinear upsampling (k² / 6) blur too, so
+ * what is left for the boxes must stay at least MIN_REDUCED_SIGMA at the reduced scale.
+ */
+export function reductionFor(sigma: number): number {
+  let factor = 1;
+  while (factor < 16 && reducedSigma(sigma, factor * 2) >= MIN_REDUCED_SIGMA) factor *= 2;
+  return factor;
+}
+
+/** What is left of sigma (in reduced pixels) after averaging and upsampling at this scale. */
+function reducedSigma(sigma: number, scale: number): number {
+  if (scale <= 1) return sigma;
+  const variance = sigma * sigma - (scale * scale - 1) / 12 - (scale * scale) / 6;
+  return variance > 0 ? Math.sqrt(variance) / scale : 0;
+}
+
+/** Means of factor × factor blocks (a partial block at the right or bottom averages what it has). */
+function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
+  const { width, height, data } = plane;
+  if (factor === 1) return { ...plane, data: data.slice() };
+  const outWidth = Math.ceil(width / factor);
+  const outHeight = Math.ceil(height / factor);
+  const out = new Uint16Array(outWidth * outHeight);
+  const sums = new Uint32Array(outWidth);
+  for (let by = 0; by < outHeight; by++) {
+    sums.fill(0);
+    const yEnd = Math.min(height, (by + 1) * factor);
+    for (let y = by * factor; y < yEnd; y++) {
+      const row = y * width;
+      for (let x = 0; x < width; x++) sums[(x / factor) | 0] += data[row + x];
+    }
+    const blockHeight = yEnd - by * factor;
+    const outRow = by * outWidth;
+    for (let bx = 0; bx < outWidth; bx++) {
+      const blockWidth = Math.min(width, (bx + 1) * factor) - bx * factor;
+      out[outRow + bx] = (sums[bx] / (blockWidth * blockHeight) + 0.5) | 0;
+    }
+  }
+  return { data: out, width: outWidth, height: outHeight, scale: plane.scale * factor };
+}
+
+/** Gaussian blur in place by stacked running-sum boxes: cost per pixel independent of sigma. */
+function gaussianInPlace(plane: FixedPlane, sigma: number): void {
+  if (sigma < 1) return;
+  const { width, height } = plane;
+  let current: Uint16Array = plane.data;
+  let next: Uint16Array = new Uint16Array(current.length);
+  const widths = boxWidthsForGaussian(sigma);
   for (const boxWidth of widths) {
     boxBlurRows(current, next, width, height, boxWidth >> 1);
     [current, next] = [next, current];
   }
-  const columnSums = new Float64Array(width);
+  const columnSums = new Int32Array(width);
   for (const boxWidth of widths) {
     boxBlurColumns(current, next, width, height, boxWidth >> 1, columnSums);
     [current, next] = [next, current];
   }
-  return current;
+  plane.data = current;
 }
 
+/** Running-sum box blur along rows; the interior loop has no border arithmetic. */
 function boxBlurRows(src: Uint16Array, dst: Uint16Array, width: number, height: number, radius: number): void {
   if (radius === 0) {
     dst.set(src);
     return;
   }
-  const boxWidth = 2 * radius + 1;
-  const rounding = radius; // floor(boxWidth / 2)
+  const reciprocal = 1 / (2 * radius + 1);
+  const interiorEnd = width - radius - 1; // x + radius + 1 < width up to here
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    const last = row + width - 1;
-    let sum = (radius + 1) * src[row];
-    for (let i = 1; i <= radius; i++) sum += src[Math.min(row + i, last)];
-    for (let x = 0; x < width; x++) {
-      dst[row + x] = ((sum + rounding) / boxWidth) | 0;
-      sum += src[Math.min(row + x + radius + 1, last)] - src[Math.max(row + x - radius, row)];
+    const first = src[row];
+    const last = src[row + width - 1];
+    let sum = (radius + 1) * first;
+    for (let i = 1; i <= radius; i++) sum += i < width ? src[row + i] : last;
+    let x = 0;
+    for (; x <= radius && x < width; x++) {
+      dst[row + x] = (sum * reciprocal + 0.5) | 0;
+      const entering = x + radius + 1;
+      sum += (entering < width ? src[row + entering] : last) - first;
+    }
+    for (; x < interiorEnd; x++) {
+      dst[row + x] = (sum * reciprocal + 0.5) | 0;
+      sum += src[row + x + radius + 1] - src[row + x - radius];
+    }
+    for (; x < width; x++) {
+      dst[row + x] = (sum * reciprocal + 0.5) | 0;
+      const entering = x + radius + 1;
+      sum += (entering < width ? src[row + entering] : last) - src[row + x - radius];
     }
   }
 }
@@ -259,14 +436,13 @@ function boxBlurColumns(
   width: number,
   height: number,
   radius: number,
-  sums: Float64Array,
+  sums: Int32Array,
 ): void {
   if (radius === 0) {
     dst.set(src);
     return;
   }
-  const boxWidth = 2 * radius + 1;
-  const rounding = radius;
+  const reciprocal = 1 / (2 * radius + 1);
   const lastRow = (height - 1) * width;
   for (let x = 0; x < width; x++) {
     let sum = (radius + 1) * src[x];
@@ -278,80 +454,91 @@ function boxBlurColumns(
     const entering = Math.min(row + (radius + 1) * width, lastRow);
     const leaving = Math.max(row - radius * width, 0);
     for (let x = 0; x < width; x++) {
-      dst[row + x] = ((sums[x] + rounding) / boxWidth) | 0;
+      dst[row + x] = (sums[x] * reciprocal + 0.5) | 0;
       sums[x] += src[entering + x] - src[leaving + x];
     }
   }
 }
 
+interface Taps {
+  index: Int32Array;
+  /** Of the next sample, in 1/256ths. */
+  weight: Int32Array;
+}
+
 /**
- * The page: colour dodge of the grey over its inverted blur (bright where a pixel is as light as
- * its surroundings, dark where it is darker: lines), multiplied by a darkening where the Sobel
- * edge magnitude of the lightly smoothed grey is strong (so real contours are drawn even where
- * the dodge is faint), then levels to make the paper white and the lines dark.
- *
- * Colour dodge is grey * 255 / (255 - blur(255 - grey)); since the blur kernel sums to one,
- * 255 - blur(255 - grey) = blur(grey), so we blur the grey itself and skip the inverted plane.
- * Two departures from the textbook dodge, both against speckles: the grey on top is the lightly
- * smoothed one (the same plane the Sobel operator reads; at print size, detail finer than about
- * 0.3 mm is sensor noise, not drawing), and tuning.dodgeOffset is added to both sides of the
- * ratio so that noise in deep shadows is not amplified into dots.
+ * Bilinear sampling positions from a plane at `scale` working pixels per sample back to `size`
+ * pixels: working pixel x sits at (x + 0.5) / scale - 0.5 in the plane.
  */
-export function sketchFromGray(gray: GrayImage, tuning: SketchTuning = SKETCH_TUNING): GrayImage {
-  const { width, height, pixels } = gray;
-  const blurred = gaussianBlur(gray, blurSigmaFor(width, height, tuning));
-  const edgeSigma = edgeSigmaFor(width, height, tuning);
-  const smoothed = gaussianBlur(gray, edgeSigma);
-  const out = new Uint8Array(width * height);
-
-  const levelsScale = 255 / (tuning.levelsWhite - tuning.levelsBlack);
-  const offset16 = tuning.dodgeOffset * 256;
-  // Smoothing by sigma lowers a step edge's gradient by about 1/sigma; multiplying by sigma keeps
-  // the thresholds meaning the same contrast at every scale. /256 undoes the 8.8 fixed point.
-  const gradientScale = Math.max(1, edgeSigma) / 256;
-  const edgeScale = tuning.edgeDarkening / (tuning.edgeHigh - tuning.edgeLow);
-
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    const above = Math.max(y - 1, 0) * width;
-    const below = Math.min(y + 1, height - 1) * width;
-    for (let x = 0; x < width; x++) {
-      const left = Math.max(x - 1, 0);
-      const right = Math.min(x + 1, width - 1);
-      const i = row + x;
-
-      // Colour dodge, steadied by the offset; the local mean is in 8.8 fixed point.
-      const mean = blurred[i] + offset16;
-      const dodge = mean === 0 ? 255 : Math.min(255, ((smoothed[i] + offset16) * 255) / mean);
-
-      // Sobel gradient of the smoothed grey, borders repeated.
-      const topLeft = smoothed[above + left];
-      const top = smoothed[above + x];
-      const topRight = smoothed[above + right];
-      const midLeft = smoothed[row + left];
-      const midRight = smoothed[row + right];
-      const bottomLeft = smoothed[below + left];
-      const bottom = smoothed[below + x];
-      const bottomRight = smoothed[below + right];
-      const gx = topRight + 2 * midRight + bottomRight - topLeft - 2 * midLeft - bottomLeft;
-      const gy = bottomLeft + 2 * bottom + bottomRight - topLeft - 2 * top - topRight;
-      const magnitude = Math.sqrt(gx * gx + gy * gy) * gradientScale;
-      const edgeInk = Math.min(tuning.edgeDarkening, Math.max(0, (magnitude - tuning.edgeLow) * edgeScale));
-
-      const leveled = Math.min(255, Math.max(0, (dodge - tuning.levelsBlack) * levelsScale));
-      out[i] = Math.round(leveled * (1 - edgeInk));
-    }
+function upsampleTaps(size: number, reducedSize: number, scale: number): Taps {
+  const index = new Int32Array(size);
+  const weight = new Int32Array(size);
+  for (let x = 0; x < size; x++) {
+    const position = Math.min(reducedSize - 1, Math.max(0, (x + 0.5) / scale - 0.5));
+    const i = Math.min(reducedSize - 2, Math.floor(position));
+    if (i < 0) continue; // a one-sample plane: index 0, weight 0
+    index[x] = i;
+    weight[x] = Math.round((position - i) * 256);
   }
-  return { width, height, pixels: out };
+  return { index, weight };
+}
+
+/** Writes row y of the plane upsampled to `width` into out[offset ... offset + width). */
+function upsampleRow(
+  plane: FixedPlane,
+  rows: Taps,
+  columns: Taps,
+  y: number,
+  scratch: Int32Array,
+  out: Uint16Array,
+  offset: number,
+  width: number,
+): void {
+  const { data, width: reducedWidth, height: reducedHeight } = plane;
+  if (plane.scale === 1) {
+    out.set(data.subarray(y * width, (y + 1) * width), offset);
+    return;
+  }
+  const top = rows.index[y] * reducedWidth;
+  const bottom = reducedHeight > 1 ? top + reducedWidth : top;
+  const wy = rows.weight[y];
+  const wTop = 256 - wy;
+  for (let i = 0; i < reducedWidth; i++) scratch[i] = data[top + i] * wTop + data[bottom + i] * wy;
+  const index = columns.index;
+  const weight = columns.weight;
+  const next = reducedWidth > 1 ? 1 : 0;
+  for (let x = 0; x < width; x++) {
+    const i = index[x];
+    const wx = weight[x];
+    out[offset + x] = (scratch[i] * (256 - wx) + scratch[i + next] * wx + 32768) >>> 16;
+  }
+}
+
+/** What the cleanup found on the page; the quality score reads it. */
+export interface PageStats {
+  /** Ink pixels (darker than mid-grey) left on the page. */
+  inkPixels: number;
+  /** Of those, in marks at least 10 specks big: lines, not fragments. */
+  lineInkPixels: number;
+  /** Marks erased for being smaller than a speck. */
+  specksRemoved: number;
+  /** Marks erased for having no dark pixel (smudges, fog). */
+  smudgesRemoved: number;
+  /** Marks kept. */
+  marks: number;
 }
 
 export interface KernelResult {
-  /** The grey source at working resolution (what the quality score measures sharpness on). */
-  source: GrayImage;
-  sketch: GrayImage;
+  /** The finished page: the photo's aspect, long edge at most maxLongEdge. */
+  sketch: GrayPlane;
+  stats: PageStats;
+  /** Blur and smoothing sigmas used, in working pixels, and the noise estimate. */
+  blurSigma: number;
+  edgeSigma: number;
+  noise: number;
 }
 
-/** The whole kernel: decoded RGBA in, print-size grey page out. */
+/** The kernel for callers that still hold RGBA (tests, older decoders). */
 export function photoToSketch(
   rgba: Uint8Array | Uint8ClampedArray,
   width: number,
@@ -359,6 +546,264 @@ export function photoToSketch(
   maxLongEdge: number = PRINT_LONG_EDGE_PX,
   tuning: SketchTuning = SKETCH_TUNING,
 ): KernelResult {
-  const source = downscaleToFit(rgbaToGray(rgba, width, height), maxLongEdge);
-  return { source, sketch: sketchFromGray(source, tuning) };
+  return grayToSketch(rgbaToGray(rgba, width, height), maxLongEdge, tuning);
+}
+
+/** Histogram of the grey, every few rows of a large photo (about a million pixels). */
+function histogramOf({ data, width, height }: GrayPlane): Float64Array {
+  const histogram = new Float64Array(256);
+  const step = Math.max(1, Math.floor((width * height) / 1_000_000));
+  for (let y = 0; y < height; y += step) {
+    for (let i = y * width, end = i + width; i < end; i++) histogram[data[i]]++;
+  }
+  return histogram;
+}
+
+/**
+ * The kernel's entry point: a decoded grey plane of any size in, the page at print size out.
+ *
+ * The page at working resolution W x H (the photo fitted to maxLongEdge) is a function of two
+ * low-frequency planes only: the grey smoothed by edgeSigma and the grey blurred by blurSigma.
+ * Both are computed at reduced resolution straight from the decoded plane (one area-average
+ * pass), then upsampled a row at a time inside the fused pass that makes the page.
+ *
+ * Colour dodge is grey * 255 / (255 - blur(255 - grey)); since the blur kernel sums to one,
+ * 255 - blur(255 - grey) = blur(grey), so the grey itself is blurred and no inverted plane is
+ * made. The grey on top of the ratio is the smoothed one (the plane Sobel reads: finer detail
+ * at print size is sensor noise), and dodgeOffset steadies the ratio in deep shadows.
+ */
+export function grayToSketch(
+  gray: GrayPlane,
+  maxLongEdge: number = PRINT_LONG_EDGE_PX,
+  tuning: SketchTuning = SKETCH_TUNING,
+): KernelResult {
+  const { width, height } = fitWithin(gray.width, gray.height, maxLongEdge);
+  const curve = toneCurve(histogramOf(gray), tuning);
+  // Noise per working pixel: averaging n x n source pixels divides it by n.
+  const noise = (estimateNoise(gray) * height) / gray.height;
+  const edgeSigma = edgeSigmaFor(width, height, noise, tuning);
+  const blurSigma = blurSigmaFor(width, height, tuning);
+
+  // The base plane: the toned grey at the smoothed plane's reduction (1 or 2).
+  const baseFactor = Math.min(2, reductionFor(edgeSigma));
+  const baseWidth = Math.ceil(width / baseFactor);
+  const baseHeight = Math.ceil(height / baseFactor);
+  const reduced = areaResize(gray, baseWidth, baseHeight);
+  const baseData = new Uint16Array(baseWidth * baseHeight);
+  for (let i = 0; i < baseData.length; i++) baseData[i] = curve[reduced.data[i]] << 8;
+  const base: FixedPlane = { data: baseData, width: baseWidth, height: baseHeight, scale: width / baseWidth };
+
+  const blurFactor = Math.max(1, reductionFor(blurSigma) / baseFactor);
+  const blurred = blockMeans(base, blurFactor);
+  gaussianInPlace(blurred, reducedSigma(blurSigma, blurred.scale));
+  const smoothed = base; // blurred last, in place: blockMeans read it unsmoothed
+  gaussianInPlace(smoothed, reducedSigma(edgeSigma, smoothed.scale));
+
+  const page = new Uint8Array(width * height);
+  renderPage(page, width, height, smoothed, blurred, edgeSigma, tuning);
+  const sketch = { data: page, width, height };
+  const stats = cleanPage(sketch, tuning);
+  return { sketch, stats, blurSigma, edgeSigma, noise };
+}
+
+/** The fused pass: upsample both planes a row at a time, dodge, Sobel, levels. */
+function renderPage(
+  page: Uint8Array,
+  width: number,
+  height: number,
+  smoothed: FixedPlane,
+  blurred: FixedPlane,
+  edgeSigma: number,
+  tuning: SketchTuning,
+): void {
+  const smoothedRows = upsampleTaps(height, smoothed.height, smoothed.scale);
+  const smoothedColumns = upsampleTaps(width, smoothed.width, smoothed.scale);
+  const blurredRows = upsampleTaps(height, blurred.height, blurred.scale);
+  const blurredColumns = upsampleTaps(width, blurred.width, blurred.scale);
+  const scratch = new Int32Array(Math.max(smoothed.width, blurred.width));
+  // Three rolling rows of the upsampled smoothed plane, one pixel of padding on each side so the
+  // Sobel stencil needs no border tests.
+  const padded = width + 2;
+  let above = new Uint16Array(padded);
+  let middle = new Uint16Array(padded);
+  let below = new Uint16Array(padded);
+  const blurredRow = new Uint16Array(width);
+  const fillRow = (row: Uint16Array, y: number) => {
+    upsampleRow(smoothed, smoothedRows, smoothedColumns, y, scratch, row, 1, width);
+    row[0] = row[1];
+    row[width + 1] = row[width];
+  };
+  fillRow(middle, 0);
+  above.set(middle);
+  fillRow(below, Math.min(1, height - 1));
+
+  const offset = tuning.dodgeOffset * 256;
+  const levelsScale = 255 / (tuning.levelsWhite - tuning.levelsBlack);
+  // Smoothing by sigma lowers a step edge's gradient by about 1/sigma; multiplying by sigma keeps
+  // the thresholds meaning the same contrast at every scale. /256 undoes the 8.8 fixed point.
+  const gradientScale = Math.max(1, edgeSigma) / 256;
+  for (let y = 0; y < height; y++) {
+    upsampleRow(blurred, blurredRows, blurredColumns, y, scratch, blurredRow, 0, width);
+    pageRow(page, y * width, width, above, middle, below, blurredRow, offset, tuning.levelsBlack, levelsScale,
+      gradientScale, tuning.edgeLow, tuning.edgeDarkening / (tuning.edgeHigh - tuning.edgeLow), tuning.edgeDarkening);
+    const recycled = above;
+    above = middle;
+    middle = below;
+    below = recycled;
+    if (y + 2 < height) fillRow(below, y + 2);
+    else below.set(middle);
+  }
+}
+
+/** One row of the page (a function of its own so the JIT optimises it as a whole). */
+function pageRow(
+  page: Uint8Array,
+  row: number,
+  width: number,
+  above: Uint16Array,
+  middle: Uint16Array,
+  below: Uint16Array,
+  blurredRow: Uint16Array,
+  offset: number,
+  black: number,
+  levelsScale: number,
+  gradientScale: number,
+  edgeLow: number,
+  edgeScale: number,
+  edgeMax: number,
+): void {
+  const edgeLowSquared = (edgeLow / gradientScale) ** 2;
+  const dodgeScale = 255 * levelsScale;
+  const blackScaled = black * levelsScale;
+  for (let x = 0; x < width; x++) {
+    // Column x of the image is index x + 1 of the padded rows. Dodge, then levels, in one step.
+    let value = ((middle[x + 1] + offset) * dodgeScale) / (blurredRow[x] + offset) - blackScaled;
+    if (value > 255) value = 255;
+    else if (value < 0) value = 0;
+    const gx = above[x + 2] + 2 * middle[x + 2] + below[x + 2] - above[x] - 2 * middle[x] - below[x];
+    const gy = below[x] + 2 * below[x + 1] + below[x + 2] - above[x] - 2 * above[x + 1] - above[x + 2];
+    const squared = gx * gx + gy * gy;
+    if (squared > edgeLowSquared) {
+      let ink = (Math.sqrt(squared) * gradientScale - edgeLow) * edgeScale;
+      if (ink > edgeMax) ink = edgeMax;
+      value *= 1 - ink;
+    }
+    page[row + x] = (value + 0.5) | 0;
+  }
+}
+
+/**
+ * Cleanup in place: a mark is an 8-connected set of pixels darker than markLevel. Marks smaller
+ * than a speck, and marks with no pixel darker than faintLevel (grey smudges), are erased;
+ * every pixel that is not part of a kept mark becomes pure white paper.
+ *
+ * Connected components by union-find over runs (one run = a horizontal stretch of mark pixels),
+ * so memory grows with the number of runs, not with the image.
+ */
+export function cleanPage(page: GrayPlane, tuning: SketchTuning = SKETCH_TUNING): PageStats {
+  const { width, height, data } = page;
+  const markLevel = tuning.markLevel;
+  let capacity = Math.max(1024, height * 8);
+  let runRow = new Int32Array(capacity);
+  let runStart = new Int32Array(capacity);
+  let runEnd = new Int32Array(capacity); // exclusive
+  let parent = new Int32Array(capacity);
+  let size = new Int32Array(capacity); // pixels of the component (valid at roots)
+  let darkest = new Uint8Array(capacity); // darkest pixel of the component (valid at roots)
+  let ink = new Int32Array(capacity); // pixels darker than 128 (valid at roots)
+  let runCount = 0;
+
+  let previousFirst = 0;
+  let previousEnd = 0;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const rowFirst = runCount;
+    let x = 0;
+    while (x < width) {
+      if (data[row + x] >= markLevel) {
+        x++;
+        continue;
+      }
+      const start = x;
+      let minimum = 255;
+      let dark = 0;
+      for (; x < width; x++) {
+        const v = data[row + x];
+        if (v >= markLevel) break;
+        if (v < minimum) minimum = v;
+        if (v < 128) dark++;
+      }
+      if (runCount === capacity) {
+        capacity *= 2;
+        runRow = grow(runRow, capacity);
+        runStart = grow(runStart, capacity);
+        runEnd = grow(runEnd, capacity);
+        parent = grow(parent, capacity);
+        size = grow(size, capacity);
+        darkest = grow(darkest, capacity);
+        ink = grow(ink, capacity);
+      }
+      runRow[runCount] = y;
+      runStart[runCount] = start;
+      runEnd[runCount] = x;
+      parent[runCount] = runCount;
+      size[runCount] = x - start;
+      darkest[runCount] = minimum;
+      ink[runCount] = dark;
+      runCount++;
+    }
+    // Join with the previous row's runs that touch, diagonals included.
+    let p = previousFirst;
+    for (let c = rowFirst; c < runCount; c++) {
+      while (p < previousEnd && runEnd[p] < runStart[c]) p++;
+      for (let q = p; q < previousEnd && runStart[q] <= runEnd[c]; q++) {
+        let a = c;
+        while (parent[a] !== a) a = parent[a] = parent[parent[a]];
+        let b = q;
+        while (parent[b] !== b) b = parent[b] = parent[parent[b]];
+        if (a === b) continue;
+        if (size[a] < size[b]) {
+          const t = a;
+          a = b;
+          b = t;
+        }
+        parent[b] = a;
+        size[a] += size[b];
+        ink[a] += ink[b];
+        if (darkest[b] < darkest[a]) darkest[a] = darkest[b];
+      }
+    }
+    previousFirst = rowFirst;
+    previousEnd = runCount;
+  }
+
+  const speck = speckPixelsFor(width, height, tuning);
+  const lineSize = 10 * speck;
+  const faint = tuning.faintLevel;
+  const stats: PageStats = { inkPixels: 0, lineInkPixels: 0, specksRemoved: 0, smudgesRemoved: 0, marks: 0 };
+  for (let r = 0; r < runCount; r++) {
+    if (parent[r] !== r) continue;
+    if (size[r] < speck) stats.specksRemoved++;
+    else if (darkest[r] > faint) stats.smudgesRemoved++;
+    else {
+      stats.marks++;
+      stats.inkPixels += ink[r];
+      if (size[r] >= lineSize) stats.lineInkPixels += ink[r];
+    }
+  }
+
+  // Paper: everything lighter than a mark is white; then erase the runs of dropped marks.
+  for (let i = 0; i < data.length; i++) if (data[i] >= markLevel) data[i] = 255;
+  for (let r = 0; r < runCount; r++) {
+    let root = r;
+    while (parent[root] !== root) root = parent[root];
+    if (size[root] < speck || darkest[root] > faint) data.fill(255, runRow[r] * width + runStart[r], runRow[r] * width + runEnd[r]);
+  }
+  return stats;
+}
+
+function grow<T extends Int32Array | Uint8Array>(array: T, capacity: number): T {
+  const bigger = new (array.constructor as new (length: number) => T)(capacity);
+  bigger.set(array);
+  return bigger;
 }

@@ -7,10 +7,10 @@
  * loadGray and become garbage as soon as the one-byte grey plane exists.
  */
 import { sketchKeyFor, type ConvertResult } from "./contract";
-import { decodeImage } from "./decode";
+import { decodeToGrayPlane } from "./decode";
 import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
-import { downscaleToFit, rgbaToGray, sketchFromGray, type GrayImage } from "./kernel";
+import { grayToSketch, rgbaToGray, type GrayPlane } from "./kernel";
 import { measureQuality } from "./quality";
 
 /**
@@ -31,7 +31,7 @@ export async function convertOriginal(bucket: R2Bucket, originalKey: string): Pr
 }
 
 interface LoadedPhoto {
-  gray: GrayImage;
+  gray: GrayPlane;
   /** Size as uploaded, for the resolution part of the quality score. */
   width: number;
   height: number;
@@ -45,15 +45,22 @@ async function loadGray(bucket: R2Bucket, originalKey: string): Promise<LoadedPh
   return decodeToGray(new Uint8Array(await original.arrayBuffer()));
 }
 
+/**
+ * The upright grey plane, already reduced toward print size for large JPEGs; no RGBA survives
+ * the decoder. `bytes` is the caller's last reference to the file, so it is garbage once the
+ * kernel runs.
+ */
 export async function decodeToGray(bytes: Uint8Array): Promise<LoadedPhoto> {
-  const { rgba, width, height } = await decodeImage(bytes);
-  return { gray: rgbaToGray(rgba, width, height), width, height };
+  const { data, width, height, sourceWidth, sourceHeight } = await decodeToGrayPlane(bytes);
+  return { gray: { data, width, height }, width: sourceWidth, height: sourceHeight };
 }
 
-/** The kernel and the score, from the full-size grey photo. */
-export function renderSketch({ gray, width, height }: LoadedPhoto): { sketch: GrayImage; qualityScore: number } {
-  const source = downscaleToFit(gray);
-  const sketch = sketchFromGray(source);
-  const { score } = measureQuality({ sourceWidth: width, sourceHeight: height, source, sketch });
+/**
+ * The kernel and the score, from the decoded grey plane (any size; the kernel fits the page to
+ * the print size). Sharpness is measured on the decoded plane, before any reduction.
+ */
+export function renderSketch({ gray, width, height }: LoadedPhoto): { sketch: GrayPlane; qualityScore: number } {
+  const { sketch, stats } = grayToSketch(gray);
+  const { score } = measureQuality({ sourceWidth: width, sourceHeight: height, source: gray, sketch, stats });
   return { sketch, qualityScore: score };
 }

@@ -1,0 +1,32 @@
+import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
+import { describe, expect, it } from "vitest";
+import { crc32, encodeGrayPng } from "../../workers/sketch/encode";
+import { pngCodecWasm } from "../../workers/sketch/wasm-modules";
+
+describe("encodeGrayPng", () => {
+  it("writes an 8-bit greyscale PNG that decodes back to the same page", async () => {
+    const width = 301;
+    const height = 203; // more rows than one strip, odd sizes
+    const data = new Uint8Array(width * height).fill(255);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if ((x * y) % 17 === 0 || x === y) data[y * width + x] = (x * 7 + y) & 255;
+    const png = await encodeGrayPng({ data, width, height });
+
+    expect(Array.from(png.subarray(0, 8))).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    const ihdr = new DataView(png.buffer, png.byteOffset + 8);
+    expect(String.fromCharCode(...png.subarray(12, 16))).toBe("IHDR");
+    expect([ihdr.getUint32(8), ihdr.getUint32(12), png[24], png[25]]).toEqual([width, height, 8, 0]); // bit depth 8, colour type 0
+
+    await initPngDecoder(pngCodecWasm);
+    const decoded = await decodePng(png.slice().buffer);
+    expect([decoded.width, decoded.height]).toEqual([width, height]);
+    for (let i = 0; i < width * height; i++) {
+      if (decoded.data[i * 4] !== data[i] || decoded.data[i * 4 + 3] !== 255) throw new Error(`pixel ${i} differs`);
+    }
+    // Same page, same bytes.
+    expect(Array.from(await encodeGrayPng({ data, width, height }))).toEqual(Array.from(png));
+  });
+
+  it("computes the PNG CRC-32", () => {
+    expect(crc32(new TextEncoder().encode("IEND"))).toBe(0xae426082);
+  });
+});
