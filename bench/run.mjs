@@ -1,0 +1,240 @@
+// `npm run bench`: the whole sketch job (decode → resize → kernel → encode) on real photos, a
+// table per stage with MP/s and peak memory, OpenCV's one-thread run of the same recipe side by
+// side when /usr/bin/python3 has cv2, and a contact sheet of photo/sketch pairs.
+//
+//   npm run bench                                  all photos, table, contact sheet
+//   npm run bench -- --image PATH --json OUT       one file; writes the figures as JSON
+//
+// Not a test: nothing here asserts. Outputs go to bench/out (gitignored).
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { build } from "esbuild";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const out = join(root, "bench", "out");
+mkdirSync(out, { recursive: true });
+
+// ---- memory: heap + array buffers + every wasm instance's linear memory ----
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc");
+const wasmMemories = new Set();
+const remember = (instance) => {
+  for (const value of Object.values(instance.exports)) if (value instanceof WebAssembly.Memory) wasmMemories.add(value);
+};
+const instantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = async (...args) => {
+  const result = await instantiate(...args);
+  remember(result.instance ?? result);
+  return result;
+};
+function memoryNow() {
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  let wasm = 0;
+  for (const memory of wasmMemories) wasm += memory.buffer.byteLength;
+  return (heapUsed + arrayBuffers + wasm) / 2 ** 20;
+}
+
+// ---- the job, bundled from the Worker's TypeScript ----
+const wasmAsModule = {
+  name: "wasm-as-module",
+  setup(builder) {
+    builder.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: resolve(args.resolveDir, args.path), namespace: "wasm" }));
+    builder.onLoad({ filter: /.*/, namespace: "wasm" }, (args) => ({
+      contents: `import { readFileSync } from "node:fs"; export default new WebAssembly.Module(readFileSync(${JSON.stringify(args.path)}));`,
+      loader: "js",
+    }));
+  },
+};
+const bundle = join(out, "job.mjs");
+await build({
+  entryPoints: [join(root, "bench", "job.ts"), join(root, "bench", "codecs.ts")],
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outdir: out,
+  outExtension: { ".js": ".mjs" },
+  plugins: [wasmAsModule],
+  logLevel: "warning",
+});
+const job = await import(pathToFileURL(bundle).href);
+const codecs = await import(pathToFileURL(join(out, "codecs.mjs")).href);
+
+async function measure(bytes) {
+  gc();
+  const base = memoryNow();
+  let peak = base;
+  const sample = () => (peak = Math.max(peak, memoryNow()));
+  const result = await job.runJob(bytes, sample);
+  return { ...result, peak_mb: peak, baseline_mb: base };
+}
+
+/** Best of `runs` (the first run also warms the JIT and instantiates the codecs). */
+async function bestOf(bytes, runs) {
+  let best;
+  for (let i = 0; i < runs; i++) {
+    const run = await measure(bytes);
+    if (!best || run.timing.total_ms < best.timing.total_ms) best = { ...run, peak_mb: Math.max(run.peak_mb, best?.peak_mb ?? 0) };
+  }
+  return best;
+}
+
+function opencv(path) {
+  if (!existsSync("/usr/bin/python3")) return null;
+  const run = spawnSync("/usr/bin/python3", [join(root, "bench", "opencv_recipe.py"), path, "3"], { encoding: "utf8" });
+  if (run.status !== 0) return null; // no cv2 here
+  return JSON.parse(run.stdout);
+}
+
+const mp = (width, height) => (width * height) / 1e6;
+const round = (value) => Math.round(value * 10) / 10;
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+
+// ---- one file: --image PATH --json OUT ----
+if (option("--image")) {
+  const path = resolve(option("--image"));
+  const { timing, peak_mb } = await bestOf(new Uint8Array(readFileSync(path)), 3);
+  const figures = {
+    width: timing.width,
+    height: timing.height,
+    decode_ms: round(timing.decode_ms),
+    kernel_ms: round(timing.kernel_ms),
+    encode_ms: round(timing.encode_ms),
+    total_ms: round(timing.total_ms),
+    kernel_mp_s: round(mp(timing.width, timing.height) / (timing.kernel_ms / 1000)),
+    peak_mb: round(peak_mb),
+  };
+  console.log(JSON.stringify(figures));
+  if (option("--json")) writeFileSync(resolve(option("--json")), JSON.stringify(figures, null, 2) + "\n");
+  process.exit(0);
+}
+
+// ---- the photo set ----
+const photos = [];
+const fixtures = join(root, "test", "fixtures", "photos");
+for (const name of readdirSync(fixtures).filter((n) => n.endsWith(".jpg")).sort()) {
+  photos.push({ label: name, path: join(fixtures, name), sheet: true });
+}
+// Hard cases made from the committed photos (labelled): dark, dull and noisy versions.
+const variants = [
+  ["coffee.jpg", "dark", (v) => v * 0.28],
+  ["astronaut.jpg", "low-contrast", (v) => 105 + v * 0.22],
+  ["chelsea.jpg", "noisy", (v, random) => v + (random() - 0.5) * 70],
+];
+for (const [name, kind, transform] of variants) {
+  const path = join(out, `${name.replace(".jpg", "")}-${kind}.jpg`);
+  if (!existsSync(path)) {
+    const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(join(fixtures, name))));
+    let state = 12345;
+    const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    for (let i = 0; i < image.data.length; i++) if (i % 4 !== 3) image.data[i] = transform(image.data[i], random);
+    writeFileSync(path, await codecs.encodeJpeg(image, 90));
+  }
+  photos.push({ label: `${name} (${kind}, made here)`, path, sheet: true });
+}
+// Large real photographs from Debian's plasma-workspace-wallpapers, when the machine has them.
+const wallpapers = findWallpapers();
+for (const name of ["Volna", "Shell", "SafeLanding"]) {
+  const path = wallpapers && join(wallpapers, name, "contents", "images", "5120x2880.jpg");
+  if (path && existsSync(path)) photos.push({ label: `${name} 5120x2880`, path, sheet: true, large: true });
+}
+if (!wallpapers) console.log("note: plasma-workspace-wallpapers not found (apt-get download it); 5120x2880 photos skipped");
+// A 12 MP JPEG: Volna cropped to 4:3 and resized to 4000x3000 (or, without it, coffee upscaled).
+const twelve = join(out, "twelve-mp.jpg");
+let twelveLabel = "Volna 4000x3000 (cropped+resized here)";
+if (!existsSync(twelve)) {
+  const volna = wallpapers && join(wallpapers, "Volna", "contents", "images", "5120x2880.jpg");
+  const sourcePath = volna && existsSync(volna) ? volna : join(fixtures, "coffee.jpg");
+  const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(sourcePath)));
+  writeFileSync(twelve, await codecs.encodeJpeg(codecs.resizeRgba(image, 4000, 3000, true), 90));
+  if (!volna) twelveLabel = "coffee upscaled to 4000x3000 (made here)";
+}
+photos.push({ label: `12 MP: ${twelveLabel}`, path: twelve, large: true });
+
+// ---- run ----
+const rows = [];
+const pairs = [];
+for (const photo of photos) {
+  const bytes = new Uint8Array(readFileSync(photo.path));
+  const run = await bestOf(bytes, photo.large ? 3 : 5);
+  const cv = photo.large ? opencv(photo.path) : null;
+  rows.push({ photo, run, cv });
+  if (photo.sheet && !photo.large) pairs.push({ label: photo.label, bytes, page: run.page, score: run.timing.score });
+  if (photo.sheet && photo.large) writeFileSync(join(out, `${photo.label.split(" ")[0]}-sketch.png`), run.png);
+}
+
+const pad = (value, width) => String(value).padStart(width);
+console.log("\nSketch job per stage (Node " + process.version + ", one thread; best of 3-5 runs; MP/s of the decoded photo)");
+console.log(
+  ["photo".padEnd(44), "size", "decode", "resize", "kernel", "encode", "total", "kernel MP/s", "peak MB", "score"]
+    .map((h, i) => (i === 0 ? h : pad(h, i === 1 ? 10 : 11)))
+    .join(""),
+);
+for (const { photo, run } of rows) {
+  const t = run.timing;
+  const megapixels = mp(t.width, t.height);
+  const cell = (ms) => pad(`${ms.toFixed(0)} ms`, 11);
+  console.log(
+    photo.label.padEnd(44) +
+      pad(`${t.width}x${t.height}`, 10) +
+      cell(t.decode_ms) +
+      cell(t.resize_ms) +
+      cell(t.kernel_ms) +
+      cell(t.encode_ms) +
+      cell(t.total_ms) +
+      pad((megapixels / (t.kernel_ms / 1000)).toFixed(0), 11) +
+      pad(run.peak_mb.toFixed(0), 11) +
+      pad(t.score, 11),
+  );
+}
+console.log("  kernel = decoded grey plane to finished page (area resize, tone, blurs, dodge, Sobel, cleanup); resize = its first");
+console.log("  step timed apart (included in kernel). kernel MP/s = decoded megapixels / kernel time.");
+
+const compared = rows.filter((r) => r.cv);
+if (compared.length) {
+  console.log(`\nOpenCV ${compared[0].cv.version}, cv2.setNumThreads(1), same grey plane (bench/opencv_recipe.py), MP/s of the decoded photo`);
+  console.log(["photo".padEnd(44), "ours", "cv reference", "ratio", "cv same job", "ratio", "cv decode", "our decode"].map((h, i) => (i === 0 ? h : pad(h, 13))).join(""));
+  for (const { photo, run, cv } of compared) {
+    const megapixels = mp(run.timing.width, run.timing.height);
+    const ours = megapixels / (run.timing.kernel_ms / 1000);
+    const reference = megapixels / (cv.reference_ms / 1000);
+    const sameJob = megapixels / (cv.job_ms / 1000);
+    console.log(
+      photo.label.padEnd(44) +
+        [ours, reference].map((v) => pad(v.toFixed(0), 13)).join("") +
+        pad(`${(ours / reference).toFixed(2)}x`, 13) +
+        pad(sameJob.toFixed(0), 13) +
+        pad(`${(ours / sameJob).toFixed(2)}x`, 13) +
+        pad(`${cv.decode_ms.toFixed(0)} ms`, 13) +
+        pad(`${run.timing.decode_ms.toFixed(0)} ms`, 13),
+    );
+  }
+  console.log("  cv reference = TOOLCHAIN.md's recipe at full resolution (invert, GaussianBlur sigma = long/200, divide, Sobel magnitude);");
+  console.log("  cv same job  = INTER_AREA resize to 3300 px, then that recipe plus levels at working resolution.");
+} else {
+  console.log("\nOpenCV comparison skipped: /usr/bin/python3 has no cv2 (apt-get install python3-opencv).");
+}
+
+// ---- contact sheet: photo | page, one pair per row ----
+const sheetPath = join(out, "contact-sheet.png");
+writeFileSync(sheetPath, await codecs.contactSheet(pairs, 420));
+console.log(`\ncontact sheet: ${sheetPath}; large pages: ${join(out, "*-sketch.png")}`);
+
+function findWallpapers() {
+  const candidates = ["/usr/share/wallpapers", "/tmp/wp/x/usr/share/wallpapers", join(out, "wallpapers", "usr", "share", "wallpapers")];
+  for (const candidate of candidates) if (existsSync(join(candidate, "Volna", "contents", "images", "5120x2880.jpg"))) return candidate;
+  // A downloaded .deb (apt-get download plasma-workspace-wallpapers) is extracted into bench/out.
+  for (const folder of [process.cwd(), "/tmp/wp", "/var/cache/apt/archives"]) {
+    if (!existsSync(folder)) continue;
+    const deb = readdirSync(folder).find((n) => n.startsWith("plasma-workspace-wallpapers") && n.endsWith(".deb"));
+    if (!deb) continue;
+    execFileSync("dpkg-deb", ["-x", join(folder, deb), join(out, "wallpapers")]);
+    return candidates[2];
+  }
+  return null;
+}
