@@ -170,11 +170,11 @@ describe("sketch-jobs consumer", () => {
     expect((await imageRow(after.imageId))!.processingStatus).toBe("completed");
   });
 
-  it("fails a GIF as not yet supported", async () => {
+  it("fails a GIF that has no image after its header, with a reason", async () => {
     const gif = new Uint8Array([...new TextEncoder().encode("GIF89a"), 10, 0, 10, 0, 0, 0, 0]);
     const { imageId } = await seedImage(gif, "image/gif");
     await run("sketch-jobs", [imageId]);
-    expect((await imageRow(imageId))!.error).toMatch(/GIF images cannot be converted yet/);
+    expect((await imageRow(imageId))!.error).toMatch(/GIF file is damaged or incomplete/);
   });
 
   it("acks a job for an image row that does not exist, and a malformed message", async () => {

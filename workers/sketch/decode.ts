@@ -1,15 +1,52 @@
 /**
- * Decodes an uploaded photo to RGBA with jSquash (wasm codecs), after checking from the header
- * alone that it is a format we convert and that it fits the pixel budget: a decoder allocates
- * width × height × 4 bytes up front, so a 30000 x 30000 PNG of a few KB must be refused here.
+ * Uploaded photo → one grey byte per pixel, upright, reduced toward print size where that is
+ * cheap. The kernel takes it from there (area downscale to the print size, then the page).
+ *
+ * Before any decoder runs, the header alone says the format and the size, and a photo over the
+ * pixel budget is refused: a decoder allocates for the whole image up front. The decoders, each
+ * chosen to fit a Worker isolate's 128 MB (docs/decisions/005-decoding-within-128mb.md):
+ *   JPEG  our luma-only decoder (jpeg/decode-luma.ts), scaled by N/8 in the DCT domain so the
+ *         long edge stays at least PRINT_LONG_EDGE_PX; jSquash only for the rare JPEG kinds it
+ *         does not read (arithmetic, 12-bit, CMYK...), and only when that fits.
+ *   PNG, WebP  jSquash (wasm), RGBA converted to grey and dropped at once; a smaller pixel
+ *         budget, because RGBA in and out of the codec's memory is 8 bytes per pixel.
+ *   GIF (first frame), BMP  decoders of our own (gif.ts, bmp.ts), straight to grey.
+ * EXIF orientation (JPEG) is applied to the grey plane (exif.ts).
  */
 import decodeJpeg, { init as initJpegDecoder } from "@jsquash/jpeg/decode";
 import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
 import decodeWebp, { init as initWebpDecoder } from "@jsquash/webp/decode";
-import { MAX_SOURCE_PIXELS } from "../../app/lib/constants";
+import { MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
+import { decodeBmpGray } from "./bmp";
 import { PermanentSketchError } from "./errors";
+import { applyOrientation, readJpegOrientation } from "./exif";
+import { decodeGifGray } from "./gif";
 import { readImageHeader, type ImageFormat } from "./image-header";
+import { decodeJpegLuma, jpegScaleFor, UnsupportedJpegError } from "./jpeg/decode-luma";
+import { rgbaToGray, type GrayPlane } from "./kernel";
 import { jpegDecoderWasm, pngCodecWasm, webpDecoderWasm } from "./wasm-modules";
+
+/**
+ * Largest image we hand to a jSquash decoder (PNG, WebP, unusual JPEGs). The codec's wasm memory
+ * holds the file and the RGBA (4 bytes per pixel) and the RGBA is copied out once more, so a
+ * decode costs about 8 bytes per pixel plus twice the file; and a wasm memory never shrinks.
+ * Our pages downscale to print size in the browser before upload, so this is room to spare for
+ * them. Measured: bench/memory.mjs.
+ */
+export const MAX_JSQUASH_PIXELS = 8_500_000;
+
+/** A decoded photo: the grey plane (upright) and the size of the photo it came from. */
+export interface GrayPhoto extends GrayPlane {
+  format: ImageFormat;
+  /** The photo's own size, upright (after EXIF orientation), before any reduction. */
+  sourceWidth: number;
+  sourceHeight: number;
+}
+
+export interface DecodeOptions {
+  /** JPEGs are reduced in the DCT domain, but never below this long edge. */
+  minLongEdge?: number;
+}
 
 export interface DecodedImage {
   format: ImageFormat;
@@ -35,34 +72,97 @@ function ready(format: "jpeg" | "png" | "webp"): Promise<unknown> {
 
 const megapixels = (pixels: number) => `${(pixels / 1_000_000).toFixed(pixels < 10_000_000 ? 1 : 0)} megapixels`;
 
-export function checkPixelBudget(width: number, height: number): void {
-  if (width * height > MAX_SOURCE_PIXELS) {
+export function checkPixelBudget(width: number, height: number, limit = MAX_SOURCE_PIXELS): void {
+  if (width * height > limit) {
     throw new PermanentSketchError(
       `The photo is too large to convert: ${width} x ${height} pixels (${megapixels(width * height)}); ` +
-        `the limit is ${megapixels(MAX_SOURCE_PIXELS)}. Please upload a smaller photo.`,
+        `the limit is ${megapixels(limit)}. Please upload a smaller photo.`,
     );
   }
 }
 
-export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
+/** Format and size from the header, refused before decoding if unknown, truncated or too big. */
+function checkedHeader(bytes: Uint8Array) {
   const header = readImageHeader(bytes);
   if (!header) {
     throw new PermanentSketchError(
-      "This file is not a photo we can read (JPEG, PNG or WebP), or its header is damaged.",
+      "This file is not a photo we can read (JPEG, PNG, WebP, GIF or BMP), or its header is damaged.",
     );
   }
-  const { format } = header;
   checkPixelBudget(header.width, header.height);
-  if (format === "gif" || format === "bmp") {
+  if ((header.format === "png" || header.format === "webp") && header.width * header.height > MAX_JSQUASH_PIXELS) {
     throw new PermanentSketchError(
-      `${format.toUpperCase()} images cannot be converted yet. Please upload a JPEG, PNG or WebP photo.`,
+      `The ${header.format.toUpperCase()} image is too large to convert: ${header.width} x ${header.height} pixels ` +
+        `(${megapixels(header.width * header.height)}); the limit for PNG and WebP is ${megapixels(MAX_JSQUASH_PIXELS)} ` +
+        `(JPEG photos up to ${megapixels(MAX_SOURCE_PIXELS)}). Please upload a JPEG or a smaller image.`,
     );
   }
-  // A cut-off JPEG still "decodes" (libjpeg pads the missing rows with grey), so look for the end.
-  if (format === "jpeg" && !jpegIsComplete(bytes)) {
+  // A cut-off JPEG still "decodes" (the missing rows come out grey), so look for the end.
+  if (header.format === "jpeg" && !jpegIsComplete(bytes)) {
     throw new PermanentSketchError("The JPEG file is incomplete (truncated); please upload it again.");
   }
+  return header;
+}
 
+/**
+ * The Worker's decode: bytes → upright grey plane. JPEGs come out reduced by N/8 with the long
+ * edge still at least minLongEdge (3300 px, the print size) when the photo is that big.
+ */
+export async function decodeToGrayPlane(bytes: Uint8Array, options: DecodeOptions = {}): Promise<GrayPhoto> {
+  const { format, width, height } = checkedHeader(bytes);
+  let plane: GrayPlane;
+  if (format === "jpeg") {
+    plane = await decodeJpegGray(bytes, width, height, options.minLongEdge ?? PRINT_LONG_EDGE_PX);
+    const orientation = readJpegOrientation(bytes);
+    plane = applyOrientation(plane, orientation);
+    const turned = orientation >= 5;
+    return { ...plane, format, sourceWidth: turned ? height : width, sourceHeight: turned ? width : height };
+  }
+  if (format === "gif") plane = decodeGifGray(bytes);
+  else if (format === "bmp") plane = decodeBmpGray(bytes);
+  else plane = await decodeWithJsquashToGray(bytes, format);
+  return { ...plane, format, sourceWidth: width, sourceHeight: height };
+}
+
+async function decodeJpegGray(bytes: Uint8Array, width: number, height: number, minLongEdge: number): Promise<GrayPlane> {
+  try {
+    const { data, width: w, height: h } = decodeJpegLuma(bytes, jpegScaleFor(width, height, minLongEdge));
+    return { data, width: w, height: h };
+  } catch (error) {
+    if (!(error instanceof UnsupportedJpegError)) throw error;
+    if (width * height > MAX_JSQUASH_PIXELS) {
+      throw new PermanentSketchError(
+        `${error.message} At ${width} x ${height} pixels it is too large for our fallback decoder ` +
+          `(limit ${megapixels(MAX_JSQUASH_PIXELS)}). Please save it as an ordinary JPEG and upload it again.`,
+      );
+    }
+    try {
+      return await decodeWithJsquashToGray(bytes, "jpeg");
+    } catch {
+      throw new PermanentSketchError(`${error.message} Please save it as an ordinary JPEG and upload it again.`);
+    }
+  }
+}
+
+/** jSquash to RGBA, then grey; the RGBA is a local here and is garbage once this returns. */
+async function decodeWithJsquashToGray(bytes: Uint8Array, format: "jpeg" | "png" | "webp"): Promise<GrayPlane> {
+  const { rgba, width, height } = await decodeRgba(bytes, format);
+  return rgbaToGray(rgba, width, height);
+}
+
+/**
+ * The RGBA path (jSquash, JPEG/PNG/WebP, EXIF orientation not applied), for tests and tools
+ * that want colour; the Worker itself uses decodeToGrayPlane.
+ */
+export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
+  const { format } = checkedHeader(bytes);
+  if (format === "gif" || format === "bmp") {
+    throw new PermanentSketchError(`${format.toUpperCase()} images have no RGBA decoder here; use decodeToGrayPlane.`);
+  }
+  return decodeRgba(bytes, format);
+}
+
+async function decodeRgba(bytes: Uint8Array, format: "jpeg" | "png" | "webp"): Promise<DecodedImage> {
   await ready(format);
   // The codecs want an ArrayBuffer holding exactly the file.
   const buffer =
@@ -71,7 +171,7 @@ export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
       : (bytes.slice().buffer as ArrayBuffer);
   let image: ImageData;
   try {
-    if (format === "jpeg") image = await decodeJpeg(buffer, { preserveOrientation: true });
+    if (format === "jpeg") image = await decodeJpeg(buffer, { preserveOrientation: false });
     else if (format === "png") image = await decodePng(buffer);
     else image = await decodeWebp(buffer);
   } catch (error) {

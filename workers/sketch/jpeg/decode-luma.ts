@@ -1,0 +1,469 @@
+/**
+ * Our own JPEG decoder, for the one thing the sketch needs: the luma (Y) plane, reduced by N/8 in
+ * the DCT domain (jpeg/idct.ts) so a 24 MP photo never exists at full size in memory.
+ *
+ * Supported: baseline and extended sequential (SOF0/SOF1) and progressive (SOF2) Huffman JPEGs,
+ * 8-bit, one component (grey) or three (YCbCr, any sampling: the chroma is entropy-decoded only
+ * as far as needed to stay in step, and chroma-only scans are skipped unread), restart markers.
+ * Anything else (arithmetic coding, 12-bit, lossless, hierarchical, CMYK/YCCK, RGB-coded JPEGs)
+ * throws UnsupportedJpegError so the caller can fall back to jSquash when that fits in memory.
+ *
+ * Memory: baseline writes each block's pixels straight into the output plane (no coefficient
+ * buffer); progressive keeps the luma coefficients (2 bytes per source pixel) until the last
+ * scan, then runs the scaled IDCT over them. Chroma is never stored.
+ */
+import { PermanentSketchError } from "../errors";
+import { BitReader, buildHuffmanTable, findMarkerAfterScan, type HuffmanTable } from "./huffman";
+import { ScaledIdct } from "./idct";
+
+/** A JPEG we do not decode ourselves; the message says what it is. */
+export class UnsupportedJpegError extends PermanentSketchError {
+  override name = "UnsupportedJpegError";
+}
+
+export interface LumaPlane {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  /** The JPEG's own size; width/height are these times scale/8, rounded up. */
+  sourceWidth: number;
+  sourceHeight: number;
+  /** Eighths: 8 = full size, 4 = half, 1 = one pixel per 8x8 block. */
+  scale: number;
+}
+
+/** Natural (row-major) index of the k-th coefficient in zigzag order. */
+const ZIGZAG = new Uint8Array([
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
+  28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
+  54, 47, 55, 62, 63,
+]);
+
+/**
+ * Smallest scale (in eighths) that keeps the long edge at least minLongEdge, or 8 (full size)
+ * when the photo is smaller than that already.
+ */
+export function jpegScaleFor(width: number, height: number, minLongEdge: number): number {
+  const longEdge = Math.max(width, height);
+  for (let scale = 1; scale < 8; scale++) if (Math.ceil((longEdge * scale) / 8) >= minLongEdge) return scale;
+  return 8;
+}
+
+interface Component {
+  id: number;
+  h: number;
+  v: number;
+  quantTable: number;
+  /** Blocks that hold image data (a non-interleaved scan covers exactly these). */
+  blocksWide: number;
+  blocksHigh: number;
+  dcTable: number;
+  acTable: number;
+  predictor: number;
+}
+
+interface Frame {
+  progressive: boolean;
+  width: number;
+  height: number;
+  components: Component[];
+  maxH: number;
+  maxV: number;
+  mcusWide: number;
+  mcusHigh: number;
+}
+
+const damaged = (what: string) => new PermanentSketchError(`The JPEG file is damaged (${what}) and could not be decoded.`);
+
+/**
+ * Decodes the luma of a JPEG at scale/8 of its size (scale 1..8). Orientation is not applied
+ * here (see exif.ts); the plane is as stored.
+ */
+export function decodeJpegLuma(bytes: Uint8Array, scale = 8): LumaPlane {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) throw damaged("no start of image");
+  const quantTables: (Uint16Array | undefined)[] = [];
+  const dcTables: (HuffmanTable | undefined)[] = [];
+  const acTables: (HuffmanTable | undefined)[] = [];
+  let restartInterval = 0;
+  let adobeTransform = -1;
+  let frame: Frame | undefined;
+  let luma: LumaState | undefined;
+  let position = 2;
+
+  while (position < bytes.length) {
+    if (bytes[position] !== 0xff) {
+      // Tolerate junk between segments (some encoders leave a stray byte), as libjpeg does.
+      position++;
+      continue;
+    }
+    const marker = bytes[position + 1];
+    position += 2;
+    if (marker === 0xff) {
+      position--; // fill byte
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) continue;
+    if (marker === 0xd9) break; // end of image
+    if (position + 2 > bytes.length) break;
+    const length = (bytes[position] << 8) | bytes[position + 1];
+    const start = position + 2;
+    const end = position + length;
+    if (length < 2 || end > bytes.length) throw damaged("segment runs past the end");
+
+    if (marker === 0xdb) {
+      for (let p = start; p < end; ) {
+        const precision = bytes[p] >> 4;
+        const id = bytes[p] & 15;
+        p++;
+        const table = new Uint16Array(64);
+        for (let k = 0; k < 64; k++) {
+          table[k] = precision ? (bytes[p] << 8) | bytes[p + 1] : bytes[p];
+          p += precision ? 2 : 1;
+        }
+        quantTables[id & 3] = table;
+      }
+    } else if (marker === 0xc4) {
+      for (let p = start; p < end; ) {
+        const tableClass = bytes[p] >> 4;
+        const id = bytes[p] & 15;
+        const counts = bytes.subarray(p + 1, p + 17);
+        let total = 0;
+        for (let i = 0; i < 16; i++) total += counts[i];
+        const symbols = bytes.subarray(p + 17, p + 17 + total);
+        if (p + 17 + total > end) throw damaged("Huffman table runs past its segment");
+        (tableClass === 0 ? dcTables : acTables)[id & 3] = buildHuffmanTable(counts, symbols);
+        p += 17 + total;
+      }
+    } else if (marker === 0xdd) {
+      restartInterval = (bytes[start] << 8) | bytes[start + 1];
+    } else if (marker === 0xee && length >= 14 && String.fromCharCode(...bytes.subarray(start, start + 5)) === "Adobe") {
+      adobeTransform = bytes[start + 11];
+    } else if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      if (frame) throw new UnsupportedJpegError("The JPEG has more than one frame (hierarchical), which we do not decode.");
+      if (marker !== 0xc0 && marker !== 0xc1 && marker !== 0xc2) {
+        const kind = marker === 0xc3 || marker === 0xc7 || marker === 0xcb || marker === 0xcf ? "lossless" : marker >= 0xc9 ? "arithmetic-coded" : "hierarchical";
+        throw new UnsupportedJpegError(`The JPEG is ${kind}, a rare kind we do not decode ourselves.`);
+      }
+      frame = readFrame(bytes, start, marker === 0xc2, adobeTransform);
+      luma = startLuma(frame, scale, quantTables);
+    } else if (marker === 0xda) {
+      if (!frame || !luma) throw damaged("scan before the frame header");
+      position = decodeScan(bytes, start, end, frame, luma, dcTables, acTables, restartInterval);
+      continue;
+    }
+    position = end;
+  }
+  if (!frame || !luma) throw damaged("no frame header");
+  if (frame.progressive) finishProgressive(frame, luma, quantTables);
+  return {
+    data: luma.plane,
+    width: luma.width,
+    height: luma.height,
+    sourceWidth: frame.width,
+    sourceHeight: frame.height,
+    scale,
+  };
+}
+
+function readFrame(bytes: Uint8Array, start: number, progressive: boolean, adobeTransform: number): Frame {
+  const precision = bytes[start];
+  const height = (bytes[start + 1] << 8) | bytes[start + 2];
+  const width = (bytes[start + 3] << 8) | bytes[start + 4];
+  const count = bytes[start + 5];
+  if (precision !== 8) throw new UnsupportedJpegError(`The JPEG has ${precision}-bit samples, which we do not decode ourselves.`);
+  if (height === 0 || width === 0) throw new UnsupportedJpegError("The JPEG gives its height only after the image data (DNL).");
+  if (count !== 1 && count !== 3) {
+    throw new UnsupportedJpegError(`The JPEG has ${count} colour components (CMYK?), which we do not decode ourselves.`);
+  }
+  const components: Component[] = [];
+  for (let i = 0; i < count; i++) {
+    const p = start + 6 + i * 3;
+    const h = bytes[p + 1] >> 4;
+    const v = bytes[p + 1] & 15;
+    if (h < 1 || h > 4 || v < 1 || v > 4) throw damaged("bad sampling factors");
+    components.push({ id: bytes[p], h, v, quantTable: bytes[p + 2] & 3, blocksWide: 0, blocksHigh: 0, dcTable: 0, acTable: 0, predictor: 0 });
+  }
+  const ids = components.map((c) => c.id);
+  if (count === 3 && (adobeTransform === 0 || (ids[0] === 0x52 && ids[1] === 0x47 && ids[2] === 0x42))) {
+    throw new UnsupportedJpegError("The JPEG stores RGB rather than YCbCr, which we do not decode ourselves.");
+  }
+  const maxH = Math.max(...components.map((c) => c.h));
+  const maxV = Math.max(...components.map((c) => c.v));
+  if (count > 1 && (components[0].h !== maxH || components[0].v !== maxV)) {
+    throw new UnsupportedJpegError("The JPEG's luma is subsampled, which we do not decode ourselves.");
+  }
+  for (const c of components) {
+    c.blocksWide = Math.ceil(Math.ceil((width * c.h) / maxH) / 8);
+    c.blocksHigh = Math.ceil(Math.ceil((height * c.v) / maxV) / 8);
+  }
+  // A single-component frame is never interleaved: its "MCU" is one block.
+  const single = count === 1;
+  return {
+    progressive,
+    width,
+    height,
+    components,
+    maxH: single ? 1 : maxH,
+    maxV: single ? 1 : maxV,
+    mcusWide: Math.ceil(width / (8 * (single ? 1 : maxH))),
+    mcusHigh: Math.ceil(height / (8 * (single ? 1 : maxV))),
+  };
+}
+
+interface LumaState {
+  plane: Uint8Array;
+  width: number;
+  height: number;
+  idct: ScaledIdct;
+  /** Padded to whole MCUs: blocks per row of the coefficient buffer. */
+  stride: number;
+  /** Progressive only: every luma block's coefficients in zigzag order, before dequantisation. */
+  coefficients?: Int16Array;
+  block: Int32Array;
+  quantTables: (Uint16Array | undefined)[];
+}
+
+function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | undefined)[]): LumaState {
+  const width = Math.ceil((frame.width * scale) / 8);
+  const height = Math.ceil((frame.height * scale) / 8);
+  const y = frame.components[0];
+  const single = frame.components.length === 1;
+  const stride = single ? y.blocksWide : frame.mcusWide * y.h;
+  const rows = single ? y.blocksHigh : frame.mcusHigh * y.v;
+  return {
+    plane: new Uint8Array(width * height),
+    width,
+    height,
+    idct: new ScaledIdct(scale),
+    stride,
+    coefficients: frame.progressive ? new Int16Array(stride * rows * 64) : undefined,
+    block: new Int32Array(64),
+    quantTables,
+  };
+}
+
+/** Decodes one scan; returns the position of the marker after it. */
+function decodeScan(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  frame: Frame,
+  luma: LumaState,
+  dcTables: (HuffmanTable | undefined)[],
+  acTables: (HuffmanTable | undefined)[],
+  restartInterval: number,
+): number {
+  const count = bytes[start];
+  const scan: Component[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = bytes[start + 1 + i * 2];
+    const component = frame.components.find((c) => c.id === id);
+    if (!component) throw damaged("scan names an unknown component");
+    component.dcTable = bytes[start + 2 + i * 2] >> 4;
+    component.acTable = bytes[start + 2 + i * 2] & 15;
+    scan.push(component);
+  }
+  const p = start + 1 + count * 2;
+  const spectralStart = bytes[p];
+  const spectralEnd = bytes[p + 1];
+  const high = bytes[p + 2] >> 4;
+  const low = bytes[p + 2] & 15;
+  const lumaComponent = frame.components[0];
+  const hasLuma = scan.includes(lumaComponent);
+
+  // A scan without luma is read past, not decoded (its entropy data ends at the next marker).
+  if (!hasLuma) return findMarkerAfterScan(bytes, end);
+
+  const reader = new BitReader(bytes, end);
+  const progressive = frame.progressive;
+  const dcFirst = progressive && spectralStart === 0 && high === 0;
+  const dcRefine = progressive && spectralStart === 0 && high !== 0;
+  const acFirst = progressive && spectralStart !== 0 && high === 0;
+  for (const c of scan) {
+    c.predictor = 0;
+    const needsDc = !progressive || dcFirst;
+    const needsAc = !progressive || (spectralStart !== 0);
+    if (needsDc && !dcTables[c.dcTable]) throw damaged("missing DC Huffman table");
+    if (needsAc && !acTables[c.acTable]) throw damaged("missing AC Huffman table");
+  }
+  const quant = luma.quantTables[lumaComponent.quantTable];
+  if (!progressive && !quant) throw damaged("missing quantisation table");
+
+  const coefficients = luma.coefficients;
+  const block = luma.block;
+  const idct = luma.idct;
+  const scale = idct.size;
+  let endOfBandRun = 0;
+
+  /** One block of a component; (row, column) in blocks. */
+  const decodeBlock = (c: Component, row: number, column: number) => {
+    const isLuma = c === lumaComponent;
+    if (!progressive) {
+      const dc = dcTables[c.dcTable]!;
+      const ac = acTables[c.acTable]!;
+      if (!isLuma) {
+        reader.skip(reader.symbol(dc));
+        for (let k = 1; k < 64; ) {
+          const rs = reader.symbol(ac);
+          const size = rs & 15;
+          if (size === 0) {
+            if (rs !== 0xf0) break;
+            k += 16;
+            continue;
+          }
+          reader.skip(size);
+          k += (rs >> 4) + 1;
+        }
+        return;
+      }
+      block.fill(0);
+      c.predictor += reader.signed(reader.symbol(dc));
+      block[0] = c.predictor * quant![0];
+      for (let k = 1; k < 64; ) {
+        const rs = reader.symbol(ac);
+        const size = rs & 15;
+        if (size === 0) {
+          if (rs !== 0xf0) break;
+          k += 16;
+          continue;
+        }
+        k += rs >> 4;
+        if (k > 63) break;
+        block[ZIGZAG[k]] = reader.signed(size) * quant![k];
+        k++;
+      }
+      idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height);
+      return;
+    }
+
+    const offset = (row * luma.stride + column) * 64;
+    if (dcFirst) {
+      c.predictor += reader.signed(reader.symbol(dcTables[c.dcTable]!));
+      if (isLuma) coefficients![offset] = c.predictor << low;
+      return;
+    }
+    if (dcRefine) {
+      if (reader.bit() && isLuma) coefficients![offset] |= 1 << low;
+      return;
+    }
+    // AC scans hold one component, and it is luma (others were skipped above).
+    const ac = acTables[c.acTable]!;
+    if (acFirst) {
+      if (endOfBandRun > 0) {
+        endOfBandRun--;
+        return;
+      }
+      for (let k = spectralStart; k <= spectralEnd; ) {
+        const rs = reader.symbol(ac);
+        const run = rs >> 4;
+        const size = rs & 15;
+        if (size === 0) {
+          if (run < 15) {
+            endOfBandRun = (1 << run) - 1 + reader.bits(run);
+            break;
+          }
+          k += 16;
+          continue;
+        }
+        k += run;
+        if (k > 63) break;
+        coefficients![offset + k] = reader.signed(size) * (1 << low);
+        k++;
+      }
+      return;
+    }
+    // AC refinement: one correction bit per already non-zero coefficient in the band, new
+    // coefficients are ±1 << low placed after `run` zero-history coefficients.
+    const plus = 1 << low;
+    const minus = -1 << low;
+    let k = spectralStart;
+    if (endOfBandRun === 0) {
+      for (; k <= spectralEnd; ) {
+        const rs = reader.symbol(ac);
+        let run = rs >> 4;
+        const size = rs & 15;
+        let value = 0;
+        if (size !== 0) {
+          if (size !== 1) throw damaged("bad refinement code");
+          value = reader.bit() ? plus : minus;
+        } else if (run !== 15) {
+          endOfBandRun = (1 << run) + reader.bits(run);
+          break;
+        }
+        while (k <= spectralEnd) {
+          const at = offset + k;
+          const coefficient = coefficients![at];
+          if (coefficient !== 0) {
+            if (reader.bit() && (coefficient & plus) === 0) coefficients![at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
+          } else {
+            if (run === 0) break;
+            run--;
+          }
+          k++;
+        }
+        if (value !== 0 && k <= spectralEnd) coefficients![offset + k] = value;
+        k++;
+      }
+    }
+    if (endOfBandRun > 0) {
+      for (; k <= spectralEnd; k++) {
+        const at = offset + k;
+        const coefficient = coefficients![at];
+        if (coefficient !== 0 && reader.bit() && (coefficient & plus) === 0) {
+          coefficients![at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
+        }
+      }
+      endOfBandRun--;
+    }
+  };
+
+  const restart = (unit: number) => {
+    if (restartInterval && unit > 0 && unit % restartInterval === 0) {
+      reader.restart();
+      for (const c of scan) c.predictor = 0;
+      endOfBandRun = 0;
+    }
+  };
+
+  if (scan.length === 1) {
+    // Non-interleaved: every block of the component is its own MCU.
+    const c = scan[0];
+    let unit = 0;
+    for (let row = 0; row < c.blocksHigh; row++) {
+      for (let column = 0; column < c.blocksWide; column++, unit++) {
+        restart(unit);
+        decodeBlock(c, row, column);
+      }
+    }
+  } else {
+    let unit = 0;
+    for (let mcuRow = 0; mcuRow < frame.mcusHigh; mcuRow++) {
+      for (let mcuColumn = 0; mcuColumn < frame.mcusWide; mcuColumn++, unit++) {
+        restart(unit);
+        for (const c of scan) {
+          for (let v = 0; v < c.v; v++) {
+            for (let h = 0; h < c.h; h++) decodeBlock(c, mcuRow * c.v + v, mcuColumn * c.h + h);
+          }
+        }
+      }
+    }
+  }
+  return reader.endOfScan();
+}
+
+function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Array | undefined)[]): void {
+  const y = frame.components[0];
+  const quant = quantTables[y.quantTable];
+  if (!quant) throw damaged("missing quantisation table");
+  const coefficients = luma.coefficients!;
+  const block = luma.block;
+  const scale = luma.idct.size;
+  for (let row = 0; row < y.blocksHigh; row++) {
+    for (let column = 0; column < y.blocksWide; column++) {
+      const offset = (row * luma.stride + column) * 64;
+      for (let k = 0; k < 64; k++) block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
+      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height);
+    }
+  }
+  luma.coefficients = undefined;
+}

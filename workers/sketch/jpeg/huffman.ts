@@ -1,0 +1,178 @@
+/**
+ * Entropy-coded segment reading for our luma-only JPEG decoder: a bit reader over the scan data
+ * (byte stuffing, markers) and canonical Huffman tables with a 9-bit look-up for the short codes.
+ */
+import { PermanentSketchError } from "../errors";
+
+const LOOKUP_BITS = 9;
+
+export interface HuffmanTable {
+  /** (code length << 8) | symbol for every LOOKUP_BITS prefix of a short code; 0 = longer code. */
+  lookup: Uint16Array;
+  /** Largest code of each length (index 1..16), -1 when there is none. */
+  maxCode: Int32Array;
+  /** symbols[valueOffset[length] + code] is the symbol of a code of that length. */
+  valueOffset: Int32Array;
+  symbols: Uint8Array;
+}
+
+/** From the DHT segment's 16 code-length counts and the symbols in code order. */
+export function buildHuffmanTable(counts: Uint8Array, symbols: Uint8Array): HuffmanTable {
+  const lookup = new Uint16Array(1 << LOOKUP_BITS);
+  const maxCode = new Int32Array(18).fill(-1);
+  const valueOffset = new Int32Array(18);
+  let code = 0;
+  let index = 0;
+  for (let length = 1; length <= 16; length++) {
+    const count = counts[length - 1];
+    valueOffset[length] = index - code;
+    for (let i = 0; i < count; i++, code++, index++) {
+      if (code >= 1 << length) throw new PermanentSketchError("The JPEG file is damaged (bad Huffman table).");
+      if (length <= LOOKUP_BITS) {
+        const shift = LOOKUP_BITS - length;
+        const entry = (length << 8) | symbols[index];
+        for (let fill = code << shift, end = (code + 1) << shift; fill < end; fill++) lookup[fill] = entry;
+      }
+    }
+    if (count) maxCode[length] = code - 1;
+    code <<= 1;
+  }
+  maxCode[17] = 0x7fffffff; // sentinel
+  return { lookup, maxCode, valueOffset, symbols };
+}
+
+/**
+ * Reads bits MSB first from the entropy-coded data starting at `position`. At a marker (0xFF not
+ * followed by 0x00) it stops consuming and feeds zero bits, as libjpeg does; the caller then
+ * handles the marker (a restart, or the end of the scan).
+ */
+export class BitReader {
+  position: number;
+  private buffer = 0;
+  private count = 0;
+  /** Zero bytes fed past the end of the data or at a marker. */
+  private padding = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    position: number,
+  ) {
+    this.position = position;
+  }
+
+  private fill(): void {
+    const bytes = this.bytes;
+    while (this.count <= 16) {
+      let byte = 0;
+      const position = this.position;
+      if (position < bytes.length) {
+        byte = bytes[position];
+        if (byte === 0xff) {
+          const next = bytes[position + 1];
+          if (next === 0x00) this.position = position + 2;
+          else {
+            byte = 0;
+            this.padding++;
+          }
+        } else {
+          this.position = position + 1;
+        }
+      } else {
+        this.padding++;
+      }
+      if (this.padding > 4096) throw new PermanentSketchError("The JPEG file is incomplete (truncated); please upload it again.");
+      this.buffer = (this.buffer << 8) | byte;
+      this.count += 8;
+    }
+  }
+
+  bits(n: number): number {
+    if (n === 0) return 0;
+    if (this.count < n) this.fill();
+    this.count -= n;
+    return (this.buffer >>> this.count) & ((1 << n) - 1);
+  }
+
+  bit(): number {
+    if (this.count < 1) this.fill();
+    this.count -= 1;
+    return (this.buffer >>> this.count) & 1;
+  }
+
+  /** n bits as a signed coefficient (JPEG's EXTEND of a magnitude category). */
+  signed(n: number): number {
+    if (n === 0) return 0;
+    if (this.count < n) this.fill();
+    this.count -= n;
+    const value = (this.buffer >>> this.count) & ((1 << n) - 1);
+    return value < 1 << (n - 1) ? value - (1 << n) + 1 : value;
+  }
+
+  /** Skips n bits (a coefficient we do not keep). */
+  skip(n: number): void {
+    if (this.count < n) this.fill();
+    this.count -= n;
+  }
+
+  symbol(table: HuffmanTable): number {
+    if (this.count < 16) this.fill();
+    const entry = table.lookup[(this.buffer >>> (this.count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
+    if (entry !== 0) {
+      this.count -= entry >> 8;
+      return entry & 0xff;
+    }
+    const { maxCode } = table;
+    for (let length = LOOKUP_BITS + 1; length <= 16; length++) {
+      const code = (this.buffer >>> (this.count - length)) & ((1 << length) - 1);
+      if (code <= maxCode[length]) {
+        this.count -= length;
+        return table.symbols[table.valueOffset[length] + code];
+      }
+    }
+    throw new PermanentSketchError("The JPEG file is damaged (bad Huffman code).");
+  }
+
+  /**
+   * At a restart interval: drop the partial byte, step over the RSTn marker (searching forward
+   * if the data before it was damaged), and start afresh.
+   */
+  restart(): void {
+    this.count = 0;
+    this.buffer = 0;
+    this.padding = 0;
+    const bytes = this.bytes;
+    let position = this.position;
+    while (position + 1 < bytes.length) {
+      if (bytes[position] === 0xff) {
+        const next = bytes[position + 1];
+        if (next >= 0xd0 && next <= 0xd7) {
+          this.position = position + 2;
+          return;
+        }
+        if (next !== 0x00 && next !== 0xff) break; // another marker: leave it for the caller
+      }
+      position++;
+    }
+    this.position = position;
+  }
+
+  /** Position of the marker that ends this scan (skipping any data the decoder did not read). */
+  endOfScan(): number {
+    return findMarkerAfterScan(this.bytes, this.position);
+  }
+}
+
+/** First marker at or after `position` that is neither stuffing nor a restart. */
+export function findMarkerAfterScan(bytes: Uint8Array, position: number): number {
+  const length = bytes.length;
+  while (position + 1 < length) {
+    if (bytes[position] === 0xff) {
+      const next = bytes[position + 1];
+      if (next !== 0x00 && next !== 0xff && !(next >= 0xd0 && next <= 0xd7)) return position;
+      position += next === 0xff ? 1 : 2;
+    } else {
+      position++;
+    }
+  }
+  return length;
+}
