@@ -32,13 +32,19 @@ export default function UploadPage() {
   const [images, setImages] = useState<ImageDto[] | null>(null);
   const [uploadingName, setUploadingName] = useState<string | null>(null);
   const [startingProcessing, setStartingProcessing] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
   const uploading = upload.progress !== null && upload.progress < 100;
 
   useEffect(() => {
     let cancelled = false;
     listBookImages(book.id)
       .then((list) => !cancelled && setImages(list))
-      .catch(() => !cancelled && setImages([]));
+      .catch((error) => {
+        if (cancelled) return;
+        // An empty list would invite uploading the same photos twice: say what happened instead.
+        setLoadError(apiErrorMessage(error, error instanceof Error ? error.message : "Could not load your photos."));
+        setImages([]);
+      });
     return () => {
       cancelled = true;
     };
@@ -145,6 +151,11 @@ export default function UploadPage() {
                   {count} / {MAX_PHOTOS_PER_BOOK}
                 </span>
               </div>
+              {loadError ? (
+                <p role="alert" className="mb-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
+                  Your uploaded photos could not be loaded ({loadError}). Please reload the page.
+                </p>
+              ) : null}
               {images === null ? (
                 <div className="flex items-center gap-2 rounded-xl border border-gray-200 bg-white p-6 text-gray-600">
                   <Spinner label="Loading photos" /> Loading your photos…
