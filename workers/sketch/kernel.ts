@@ -103,70 +103,112 @@ export function fitWithin(width: number, height: number, maxLongEdge: number): {
 
 /**
  * Area-average downscale: each output pixel is the exact mean of the source area it covers
- * (fractional pixels weighted by coverage). Each source row is shrunk horizontally once, then
- * added with its coverage weight to the one or two output rows it falls into.
+ * (fractional pixels weighted by coverage).
  */
 export function downscaleToFit(image: GrayPlane, maxLongEdge: number = PRINT_LONG_EDGE_PX): GrayPlane {
   const { width, height } = fitWithin(image.width, image.height, maxLongEdge);
   return areaResize(image, width, height);
 }
 
-/** Area-average shrink to exactly outWidth x outHeight (each at most the input's). */
+/**
+ * Area-average shrink to exactly outWidth x outHeight (each at most the input's).
+ *
+ * Rows first: every source row is added once, with its coverage weight, into the one or two
+ * full-width Int32 accumulators of the output rows it falls into (one multiply-add per source
+ * pixel, sequential, no gathers); when an output row is complete its accumulator is shrunk
+ * horizontally once. Weights are 16-bit fixed point: a row sum is at most 255 × 2^16 (Int32),
+ * a pixel's sum at most 2^40 (exact in a double), so the result is the exact integer maths.
+ */
 export function areaResize(image: GrayPlane, outWidth: number, outHeight: number): GrayPlane {
   if (outWidth === image.width && outHeight === image.height) return image;
 
   const { width: inWidth, height: inHeight, data: source } = image;
   const columns = areaWeights(inWidth, outWidth);
   const rows = areaWeights(inHeight, outHeight);
-  const taps = columns.taps;
-  const first = columns.first;
-  const columnWeight = columns.weight;
   const out = new Uint8Array(outWidth * outHeight);
-  const shrunk = new Int32Array(outWidth);
-  // Sums of pixel × column weight × row weight pass 2^32: doubles hold them exactly.
-  let accumulator = new Float64Array(outWidth);
-  let nextAccumulator = new Float64Array(outWidth);
-  const scale = 1 / 2 ** 32; // both weights are 16-bit fixed point
+  let accumulator = new Int32Array(inWidth);
+  let nextAccumulator = new Int32Array(inWidth);
+  // Whether an accumulator holds nothing yet (its first row is stored, not added: no fill(0)).
+  let empty = true;
+  let nextEmpty = true;
   let outY = 0;
+  let rowEnd = lastSourceRow(rows, 0, inHeight);
   for (let y = 0; y < inHeight; y++) {
     const row = y * inWidth;
-    if (taps === 2) {
-      for (let x = 0, w = 0; x < outWidth; x++, w += 2) {
-        const i = row + first[x];
-        shrunk[x] = source[i] * columnWeight[w] + source[i + 1] * columnWeight[w + 1];
-      }
-    } else if (taps === 3) {
-      for (let x = 0, w = 0; x < outWidth; x++, w += 3) {
-        const i = row + first[x];
-        shrunk[x] = source[i] * columnWeight[w] + source[i + 1] * columnWeight[w + 1] + source[i + 2] * columnWeight[w + 2];
-      }
-    } else {
-      for (let x = 0, w = 0; x < outWidth; x++, w += taps) {
-        const i = row + first[x];
-        let sum = 0;
-        for (let t = 0; t < taps; t++) sum += source[i + t] * columnWeight[w + t];
-        shrunk[x] = sum;
-      }
-    }
     // Source row y covers output row rows.first[oy] + t with weight rows.weight[oy * taps + t]:
     // find its share of outY and of outY + 1.
     const here = coverage(rows, outY, y);
-    for (let x = 0; x < outWidth; x++) accumulator[x] += shrunk[x] * here;
     const there = outY + 1 < outHeight ? coverage(rows, outY + 1, y) : 0;
-    if (there > 0) for (let x = 0; x < outWidth; x++) nextAccumulator[x] += shrunk[x] * there;
+    if (here > 0) {
+      addRow(accumulator, source, row, inWidth, here, empty);
+      empty = false;
+    }
+    if (there > 0) {
+      addRow(nextAccumulator, source, row, inWidth, there, nextEmpty);
+      nextEmpty = false;
+    }
     // Output row outY is complete once its last source row is in.
-    if (y + 1 >= lastSourceRow(rows, outY, inHeight)) {
-      const outRow = outY * outWidth;
-      for (let x = 0; x < outWidth; x++) out[outRow + x] = (accumulator[x] * scale + 0.5) | 0;
+    if (y + 1 >= rowEnd) {
+      if (empty) accumulator.fill(0);
+      shrinkRow(accumulator, out, outY * outWidth, outWidth, columns);
       const done = accumulator;
       accumulator = nextAccumulator;
       nextAccumulator = done;
-      nextAccumulator.fill(0);
+      empty = nextEmpty;
+      nextEmpty = true;
       outY++;
       if (outY === outHeight) break;
+      rowEnd = lastSourceRow(rows, outY, inHeight);
     }
   }
   return { data: out, width: outWidth, height: outHeight };
+}
+
+/** accumulator (+)= source row × weight. */
+function addRow(accumulator: Int32Array, source: Uint8Array, row: number, width: number, weight: number, store: boolean): void {
+  if (store) for (let x = 0; x < width; x++) accumulator[x] = source[row + x] * weight;
+  else for (let x = 0; x < width; x++) accumulator[x] += source[row + x] * weight;
+}
+
+/** One output row from a complete row accumulator: the column weights, then ÷ 2^32, rounded. */
+function shrinkRow(accumulator: Int32Array, out: Uint8Array, outRow: number, outWidth: number, columns: AreaWeights): void {
+  const { taps, first, weight } = columns;
+  const scale = 1 / 2 ** 32; // both weights are 16-bit fixed point
+  if (taps === 2) {
+    for (let x = 0, w = 0; x < outWidth; x++, w += 2) {
+      const i = first[x];
+      out[outRow + x] = ((accumulator[i] * weight[w] + accumulator[i + 1] * weight[w + 1]) * scale + 0.5) | 0;
+    }
+  } else if (taps === 3) {
+    for (let x = 0, w = 0; x < outWidth; x++, w += 3) {
+      const i = first[x];
+      const sum = accumulator[i] * weight[w] + accumulator[i + 1] * weight[w + 1] + accumulator[i + 2] * weight[w + 2];
+      out[outRow + x] = (sum * scale + 0.5) | 0;
+    }
+  } else if (taps === 4) {
+    for (let x = 0, w = 0; x < outWidth; x++, w += 4) {
+      const i = first[x];
+      const sum =
+        accumulator[i] * weight[w] + accumulator[i + 1] * weight[w + 1] +
+        accumulator[i + 2] * weight[w + 2] + accumulator[i + 3] * weight[w + 3];
+      out[outRow + x] = (sum * scale + 0.5) | 0;
+    }
+  } else if (taps === 5) {
+    for (let x = 0, w = 0; x < outWidth; x++, w += 5) {
+      const i = first[x];
+      const sum =
+        accumulator[i] * weight[w] + accumulator[i + 1] * weight[w + 1] + accumulator[i + 2] * weight[w + 2] +
+        accumulator[i + 3] * weight[w + 3] + accumulator[i + 4] * weight[w + 4];
+      out[outRow + x] = (sum * scale + 0.5) | 0;
+    }
+  } else {
+    for (let x = 0, w = 0; x < outWidth; x++, w += taps) {
+      const i = first[x];
+      let sum = 0;
+      for (let t = 0; t < taps; t++) sum += accumulator[i + t] * weight[w + t];
+      out[outRow + x] = (sum * scale + 0.5) | 0;
+    }
+  }
 }
 
 interface AreaWeights {
@@ -483,35 +525,66 @@ function upsampleTaps(size: number, reducedSize: number, scale: number): Taps {
   return { index, weight };
 }
 
-/** Writes row y of the plane upsampled to `width` into out[offset ... offset + width). */
-function upsampleRow(
-  plane: FixedPlane,
-  rows: Taps,
-  columns: Taps,
-  y: number,
-  scratch: Int32Array,
-  out: Uint16Array,
-  offset: number,
-  width: number,
-): void {
-  const { data, width: reducedWidth, height: reducedHeight } = plane;
-  if (plane.scale === 1) {
-    out.set(data.subarray(y * width, (y + 1) * width), offset);
-    return;
+/**
+ * Rows of a reduced plane upsampled along x to the working width, kept two at a time: the pair
+ * of plane rows that working row y blends. Working rows are made in order, so each plane row is
+ * upsampled along x once, however many working rows read it. Values are 8.8 × 16 (bilinear
+ * weights in 1/256ths, then ÷ 16 rounded), so the blend along y stays in Int32.
+ */
+class UpsampledRows {
+  top: Int32Array;
+  bottom: Int32Array;
+  private topIndex = -1;
+  private bottomIndex = -1;
+
+  constructor(
+    private readonly plane: FixedPlane,
+    private readonly columns: Taps,
+    private readonly width: number,
+  ) {
+    this.top = new Int32Array(width);
+    this.bottom = new Int32Array(width);
   }
-  const top = rows.index[y] * reducedWidth;
-  const bottom = reducedHeight > 1 ? top + reducedWidth : top;
-  const wy = rows.weight[y];
-  const wTop = 256 - wy;
-  for (let i = 0; i < reducedWidth; i++) scratch[i] = data[top + i] * wTop + data[bottom + i] * wy;
-  const index = columns.index;
-  const weight = columns.weight;
-  const next = reducedWidth > 1 ? 1 : 0;
-  for (let x = 0; x < width; x++) {
-    const i = index[x];
-    const wx = weight[x];
-    out[offset + x] = (scratch[i] * (256 - wx) + scratch[i + next] * wx + 32768) >>> 16;
+
+  /** Makes `top` plane row i and `bottom` plane row i + 1 (the last row for a one-row plane). */
+  select(i: number): void {
+    const j = Math.min(i + 1, this.plane.height - 1);
+    if (this.topIndex === i && this.bottomIndex === j) return;
+    if (this.bottomIndex === i) {
+      const t = this.top;
+      this.top = this.bottom;
+      this.bottom = t;
+      this.topIndex = i;
+      this.bottomIndex = -1;
+    } else if (this.topIndex !== i) {
+      this.fill(this.top, i);
+      this.topIndex = i;
+    }
+    if (this.bottomIndex !== j) {
+      this.fill(this.bottom, j);
+      this.bottomIndex = j;
+    }
   }
+
+  private fill(out: Int32Array, y: number): void {
+    const { data, width: reducedWidth } = this.plane;
+    const row = y * reducedWidth;
+    const index = this.columns.index;
+    const weight = this.columns.weight;
+    const next = reducedWidth > 1 ? 1 : 0;
+    const width = this.width;
+    for (let x = 0; x < width; x++) {
+      const i = row + index[x];
+      const wx = weight[x];
+      out[x] = (data[i] * (256 - wx) + data[i + next] * wx + 8) >> 4;
+    }
+  }
+}
+
+/** out[x] (x < width) = top and bottom blended by weight / 256, back to 8.8. */
+function blendRows(top: Int32Array, bottom: Int32Array, weight: number, out: Int32Array, offset: number, width: number): void {
+  const wTop = 256 - weight;
+  for (let x = 0; x < width; x++) out[offset + x] = (top[x] * wTop + bottom[x] * weight + 2048) >> 12;
 }
 
 /** What the cleanup found on the page; the quality score reads it. */
@@ -572,6 +645,13 @@ function histogramOf({ data, width, height }: GrayPlane): Float64Array {
  * made. The grey on top of the ratio is the smoothed one (the plane Sobel reads: finer detail
  * at print size is sensor noise), and dodgeOffset steadies the ratio in deep shadows.
  */
+let stageClock: ((stage: string) => void) | null = null;
+
+/** For the benchmark (bench/kernel-only.mjs): called after each kernel stage with its name. */
+export function onKernelStage(clock: ((stage: string) => void) | null): void {
+  stageClock = clock;
+}
+
 export function grayToSketch(
   gray: GrayPlane,
   maxLongEdge: number = PRINT_LONG_EDGE_PX,
@@ -579,8 +659,10 @@ export function grayToSketch(
 ): KernelResult {
   const { width, height } = fitWithin(gray.width, gray.height, maxLongEdge);
   const curve = toneCurve(histogramOf(gray), tuning);
+  stageClock?.("tone");
   // Noise per working pixel: averaging n x n source pixels divides it by n.
   const noise = (estimateNoise(gray) * height) / gray.height;
+  stageClock?.("noise");
   const edgeSigma = edgeSigmaFor(width, height, noise, tuning);
   const blurSigma = blurSigmaFor(width, height, tuning);
 
@@ -589,24 +671,34 @@ export function grayToSketch(
   const baseWidth = Math.ceil(width / baseFactor);
   const baseHeight = Math.ceil(height / baseFactor);
   const reduced = areaResize(gray, baseWidth, baseHeight);
+  stageClock?.("area");
   const baseData = new Uint16Array(baseWidth * baseHeight);
   for (let i = 0; i < baseData.length; i++) baseData[i] = curve[reduced.data[i]] << 8;
   const base: FixedPlane = { data: baseData, width: baseWidth, height: baseHeight, scale: width / baseWidth };
+  stageClock?.("toned");
 
   const blurFactor = Math.max(1, reductionFor(blurSigma) / baseFactor);
   const blurred = blockMeans(base, blurFactor);
+  stageClock?.("blocks");
   gaussianInPlace(blurred, reducedSigma(blurSigma, blurred.scale));
+  stageClock?.("blur");
   const smoothed = base; // blurred last, in place: blockMeans read it unsmoothed
   gaussianInPlace(smoothed, reducedSigma(edgeSigma, smoothed.scale));
+  stageClock?.("smooth");
 
   const page = new Uint8Array(width * height);
   renderPage(page, width, height, smoothed, blurred, edgeSigma, tuning);
+  stageClock?.("render");
   const sketch = { data: page, width, height };
   const stats = cleanPage(sketch, tuning);
+  stageClock?.("cleanup");
   return { sketch, stats, blurSigma, edgeSigma, noise };
 }
 
-/** The fused pass: upsample both planes a row at a time, dodge, Sobel, levels. */
+/**
+ * The fused pass: upsample both planes a row at a time, dodge, Sobel, levels. Pixels as light as
+ * a mark's threshold or lighter are written as white paper (what the cleanup would make them).
+ */
 function renderPage(
   page: Uint8Array,
   width: number,
@@ -617,19 +709,18 @@ function renderPage(
   tuning: SketchTuning,
 ): void {
   const smoothedRows = upsampleTaps(height, smoothed.height, smoothed.scale);
-  const smoothedColumns = upsampleTaps(width, smoothed.width, smoothed.scale);
+  const smoothedColumns = new UpsampledRows(smoothed, upsampleTaps(width, smoothed.width, smoothed.scale), width);
   const blurredRows = upsampleTaps(height, blurred.height, blurred.scale);
-  const blurredColumns = upsampleTaps(width, blurred.width, blurred.scale);
-  const scratch = new Int32Array(Math.max(smoothed.width, blurred.width));
+  const blurredColumns = new UpsampledRows(blurred, upsampleTaps(width, blurred.width, blurred.scale), width);
   // Three rolling rows of the upsampled smoothed plane, one pixel of padding on each side so the
   // Sobel stencil needs no border tests.
   const padded = width + 2;
-  let above = new Uint16Array(padded);
-  let middle = new Uint16Array(padded);
-  let below = new Uint16Array(padded);
-  const blurredRow = new Uint16Array(width);
-  const fillRow = (row: Uint16Array, y: number) => {
-    upsampleRow(smoothed, smoothedRows, smoothedColumns, y, scratch, row, 1, width);
+  let above = new Int32Array(padded);
+  let middle = new Int32Array(padded);
+  let below = new Int32Array(padded);
+  const fillRow = (row: Int32Array, y: number) => {
+    smoothedColumns.select(smoothedRows.index[y]);
+    blendRows(smoothedColumns.top, smoothedColumns.bottom, smoothedRows.weight[y], row, 1, width);
     row[0] = row[1];
     row[width + 1] = row[width];
   };
@@ -642,10 +733,13 @@ function renderPage(
   // Smoothing by sigma lowers a step edge's gradient by about 1/sigma; multiplying by sigma keeps
   // the thresholds meaning the same contrast at every scale. /256 undoes the 8.8 fixed point.
   const gradientScale = Math.max(1, edgeSigma) / 256;
+  const edgeLowSquared = (tuning.edgeLow / gradientScale) ** 2;
+  const edgeScale = tuning.edgeDarkening / (tuning.edgeHigh - tuning.edgeLow);
   for (let y = 0; y < height; y++) {
-    upsampleRow(blurred, blurredRows, blurredColumns, y, scratch, blurredRow, 0, width);
-    pageRow(page, y * width, width, above, middle, below, blurredRow, offset, tuning.levelsBlack, levelsScale,
-      gradientScale, tuning.edgeLow, tuning.edgeDarkening / (tuning.edgeHigh - tuning.edgeLow), tuning.edgeDarkening);
+    blurredColumns.select(blurredRows.index[y]);
+    pageRow(page, y * width, width, above, middle, below, blurredColumns.top, blurredColumns.bottom, blurredRows.weight[y],
+      offset, 255 * levelsScale, tuning.levelsBlack * levelsScale, edgeLowSquared, gradientScale, tuning.edgeLow,
+      edgeScale, tuning.edgeDarkening, tuning.markLevel);
     const recycled = above;
     above = middle;
     middle = below;
@@ -655,40 +749,65 @@ function renderPage(
   }
 }
 
-/** One row of the page (a function of its own so the JIT optimises it as a whole). */
+/**
+ * One row of the page (a function of its own so the JIT optimises it as a whole). The Sobel
+ * stencil is separable: per padded column c, V = above + 2 middle + below and D = below - above;
+ * gx = V[c+1] - V[c-1], gy = D[c-1] + 2 D[c] + D[c+1]. Two columns are carried in locals, so each
+ * pixel reads one new column (three values) and the blurred pair.
+ */
 function pageRow(
   page: Uint8Array,
   row: number,
   width: number,
-  above: Uint16Array,
-  middle: Uint16Array,
-  below: Uint16Array,
-  blurredRow: Uint16Array,
+  above: Int32Array,
+  middle: Int32Array,
+  below: Int32Array,
+  blurTop: Int32Array,
+  blurBottom: Int32Array,
+  blurWeight: number,
   offset: number,
-  black: number,
-  levelsScale: number,
+  dodgeScale: number,
+  blackScaled: number,
+  edgeLowSquared: number,
   gradientScale: number,
   edgeLow: number,
   edgeScale: number,
   edgeMax: number,
+  markLevel: number,
 ): void {
-  const edgeLowSquared = (edgeLow / gradientScale) ** 2;
-  const dodgeScale = 255 * levelsScale;
-  const blackScaled = black * levelsScale;
+  const blurTopWeight = 256 - blurWeight;
+  let v0 = above[0] + 2 * middle[0] + below[0];
+  let d0 = below[0] - above[0];
+  let v1 = above[1] + 2 * middle[1] + below[1];
+  let d1 = below[1] - above[1];
+  let m1 = middle[1];
   for (let x = 0; x < width; x++) {
-    // Column x of the image is index x + 1 of the padded rows. Dodge, then levels, in one step.
-    let value = ((middle[x + 1] + offset) * dodgeScale) / (blurredRow[x] + offset) - blackScaled;
+    // Column x of the image is index x + 1 of the padded rows.
+    const a2 = above[x + 2];
+    const m2 = middle[x + 2];
+    const b2 = below[x + 2];
+    const v2 = a2 + 2 * m2 + b2;
+    const d2 = b2 - a2;
+    const blur = (blurTop[x] * blurTopWeight + blurBottom[x] * blurWeight + 2048) >> 12;
+    // Dodge, then levels, in one step.
+    let value = ((m1 + offset) * dodgeScale) / (blur + offset) - blackScaled;
     if (value > 255) value = 255;
     else if (value < 0) value = 0;
-    const gx = above[x + 2] + 2 * middle[x + 2] + below[x + 2] - above[x] - 2 * middle[x] - below[x];
-    const gy = below[x] + 2 * below[x + 1] + below[x + 2] - above[x] - 2 * above[x + 1] - above[x + 2];
+    const gx = v2 - v0;
+    const gy = d0 + 2 * d1 + d2;
     const squared = gx * gx + gy * gy;
     if (squared > edgeLowSquared) {
       let ink = (Math.sqrt(squared) * gradientScale - edgeLow) * edgeScale;
       if (ink > edgeMax) ink = edgeMax;
       value *= 1 - ink;
     }
-    page[row + x] = (value + 0.5) | 0;
+    const v = (value + 0.5) | 0;
+    page[row + x] = v >= markLevel ? 255 : v;
+    v0 = v1;
+    v1 = v2;
+    d0 = d1;
+    d1 = d2;
+    m1 = m2;
   }
 }
 
