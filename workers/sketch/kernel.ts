@@ -427,6 +427,13 @@ function gaussianInPlace(plane: FixedPlane, sigma: number): void {
   let current: Uint16Array = plane.data;
   let next: Uint16Array = new Uint16Array(current.length);
   const widths = boxWidthsForGaussian(sigma);
+  if (widths.every((w) => w === 3) && widths.length === 3 && width >= 4 && height >= 4) {
+    // Three boxes of width 3 (the edge smoothing at print size) are one 7-tap kernel
+    // [1 3 6 7 6 3 1] / 27: one direct pass per axis instead of three running sums.
+    sevenTapRows(current, next, width, height);
+    sevenTapColumns(next, current, width, height);
+    return;
+  }
   for (const boxWidth of widths) {
     boxBlurRows(current, next, width, height, boxWidth >> 1);
     [current, next] = [next, current];
@@ -437,6 +444,43 @@ function gaussianInPlace(plane: FixedPlane, sigma: number): void {
     [current, next] = [next, current];
   }
   plane.data = current;
+}
+
+/** Rows convolved with [1 3 6 7 6 3 1] / 27, edges repeated. */
+function sevenTapRows(src: Uint16Array, dst: Uint16Array, width: number, height: number): void {
+  const padded = new Int32Array(width + 6);
+  const reciprocal = 1 / 27;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) padded[x + 3] = src[row + x];
+    padded[0] = padded[1] = padded[2] = padded[3];
+    padded[width + 3] = padded[width + 4] = padded[width + 5] = padded[width + 2];
+    let a = padded[0], b = padded[1], c = padded[2], d = padded[3], e = padded[4], f = padded[5];
+    for (let x = 0; x < width; x++) {
+      const g = padded[x + 6];
+      dst[row + x] = ((a + g + 3 * (b + f) + 6 * (c + e) + 7 * d) * reciprocal + 0.5) | 0;
+      a = b; b = c; c = d; d = e; e = f; f = g;
+    }
+  }
+}
+
+/** Columns convolved with [1 3 6 7 6 3 1] / 27, edges repeated; row-major sweep. */
+function sevenTapColumns(src: Uint16Array, dst: Uint16Array, width: number, height: number): void {
+  const reciprocal = 1 / 27;
+  const last = height - 1;
+  for (let y = 0; y < height; y++) {
+    const r0 = Math.max(0, y - 3) * width;
+    const r1 = Math.max(0, y - 2) * width;
+    const r2 = Math.max(0, y - 1) * width;
+    const r3 = y * width;
+    const r4 = Math.min(last, y + 1) * width;
+    const r5 = Math.min(last, y + 2) * width;
+    const r6 = Math.min(last, y + 3) * width;
+    for (let x = 0; x < width; x++) {
+      const sum = src[r0 + x] + src[r6 + x] + 3 * (src[r1 + x] + src[r5 + x]) + 6 * (src[r2 + x] + src[r4 + x]) + 7 * src[r3 + x];
+      dst[r3 + x] = (sum * reciprocal + 0.5) | 0;
+    }
+  }
 }
 
 /** Running-sum box blur along rows; the interior loop has no border arithmetic. */
@@ -690,7 +734,7 @@ export function grayToSketch(
   renderPage(page, width, height, smoothed, blurred, edgeSigma, tuning);
   stageClock?.("render");
   const sketch = { data: page, width, height };
-  const stats = cleanPage(sketch, tuning);
+  const stats = cleanPage(sketch, tuning, true);
   stageClock?.("cleanup");
   return { sketch, stats, blurSigma, edgeSigma, noise };
 }
@@ -819,9 +863,14 @@ function pageRow(
  * Connected components by union-find over runs (one run = a horizontal stretch of mark pixels),
  * so memory grows with the number of runs, not with the image.
  */
-export function cleanPage(page: GrayPlane, tuning: SketchTuning = SKETCH_TUNING): PageStats {
+export function cleanPage(page: GrayPlane, tuning: SketchTuning = SKETCH_TUNING, paperIsWhite = false): PageStats {
   const { width, height, data } = page;
   const markLevel = tuning.markLevel;
+  // Paper first: everything lighter than a mark is white (renderPage already wrote it so). Then
+  // four white pixels at a time are skipped with one 32-bit read where the rows are aligned.
+  if (!paperIsWhite) for (let i = 0; i < data.length; i++) if (data[i] >= markLevel) data[i] = 255;
+  const aligned = data.byteOffset % 4 === 0;
+  const words = new Uint32Array(data.buffer, data.byteOffset, aligned ? data.length >> 2 : 0);
   let capacity = Math.max(1024, height * 8);
   let runRow = new Int32Array(capacity);
   let runStart = new Int32Array(capacity);
@@ -839,7 +888,12 @@ export function cleanPage(page: GrayPlane, tuning: SketchTuning = SKETCH_TUNING)
     const rowFirst = runCount;
     let x = 0;
     while (x < width) {
-      if (data[row + x] >= markLevel) {
+      const i = row + x;
+      if ((i & 3) === 0 && aligned && x + 4 <= width && words[i >> 2] === 0xffffffff) {
+        x += 4;
+        continue;
+      }
+      if (data[i] >= markLevel) {
         x++;
         continue;
       }
@@ -911,8 +965,7 @@ export function cleanPage(page: GrayPlane, tuning: SketchTuning = SKETCH_TUNING)
     }
   }
 
-  // Paper: everything lighter than a mark is white; then erase the runs of dropped marks.
-  for (let i = 0; i < data.length; i++) if (data[i] >= markLevel) data[i] = 255;
+  // Erase the runs of dropped marks.
   for (let r = 0; r < runCount; r++) {
     let root = r;
     while (parent[root] !== root) root = parent[root];
