@@ -139,6 +139,29 @@ export function areaResize(image: GrayPlane, outWidth: number, outHeight: number
     // find its share of outY and of outY + 1.
     const here = coverage(rows, outY, y);
     const there = outY + 1 < outHeight ? coverage(rows, outY + 1, y) : 0;
+    if (here > 0 && there === 0 && y + 1 < rowEnd) {
+      // Rows y and y + 1 both fall in outY only: add them together (half the accumulator traffic).
+      const hereNext = coverage(rows, outY, y + 1);
+      const thereNext = outY + 1 < outHeight ? coverage(rows, outY + 1, y + 1) : 0;
+      if (thereNext === 0) {
+        addRows(accumulator, source, row, inWidth, here, hereNext, empty);
+        empty = false;
+        y++;
+        if (y + 1 >= rowEnd) {
+          if (empty) accumulator.fill(0);
+          shrinkRow(accumulator, out, outY * outWidth, outWidth, columns);
+          const done = accumulator;
+          accumulator = nextAccumulator;
+          nextAccumulator = done;
+          empty = nextEmpty;
+          nextEmpty = true;
+          outY++;
+          if (outY === outHeight) break;
+          rowEnd = lastSourceRow(rows, outY, inHeight);
+        }
+        continue;
+      }
+    }
     if (here > 0) {
       addRow(accumulator, source, row, inWidth, here, empty);
       empty = false;
@@ -162,6 +185,21 @@ export function areaResize(image: GrayPlane, outWidth: number, outHeight: number
     }
   }
   return { data: out, width: outWidth, height: outHeight };
+}
+
+/** accumulator (+)= source row × weight + the next source row × nextWeight. */
+function addRows(
+  accumulator: Int32Array,
+  source: Uint8Array,
+  row: number,
+  width: number,
+  weight: number,
+  nextWeight: number,
+  store: boolean,
+): void {
+  const next = row + width;
+  if (store) for (let x = 0; x < width; x++) accumulator[x] = source[row + x] * weight + source[next + x] * nextWeight;
+  else for (let x = 0; x < width; x++) accumulator[x] += source[row + x] * weight + source[next + x] * nextWeight;
 }
 
 /** accumulator (+)= source row × weight. */
