@@ -22,6 +22,13 @@ export const HIGH_QUALITY_SCORE = 90;
  * isolate has 128 MB in all, and a decoded 24 MP photo is already ~96 MB of RGBA.
  */
 export const MAX_SOURCE_PIXELS = 24_000_000;
+/**
+ * PNG and WebP are decoded by jSquash, whose wasm memory holds the file and the RGBA (4 bytes per
+ * pixel), copied out once more: about 8 bytes per pixel, and a wasm memory never shrinks. Our
+ * pages downscale to print size before upload, so this leaves room to spare for them.
+ * Measured with bench/memory.mjs (docs/decisions/005).
+ */
+export const MAX_PNG_WEBP_SOURCE_PIXELS = 8_500_000;
 /** 11 in at 300 dpi: the long edge of a printed page. */
 export const PRINT_LONG_EDGE_PX = 3300;
 
@@ -190,8 +197,8 @@ export const API_MESSAGES = {
   unreadableUpload: "The upload could not be read. Please try again.",
   uploadTooLarge: "This upload is too large. Please upload fewer or smaller images at a time.",
   bodyTooLarge: "The request is too large.",
-  imageTooManyPixels: (name: string) =>
-    `${name} has too many pixels to print (over ${MAX_SOURCE_PIXELS / 1_000_000} megapixels).`,
+  imageTooManyPixels: (name: string, limitPixels: number) =>
+    `${name} has too many pixels to print (over ${limitPixels / 1_000_000} megapixels). Please upload a smaller photo.`,
   bookHasNoImages: "Please upload at least one image before processing.",
   onlyCompletedSelectable: "Only completed images can be selected or deselected.",
   noImagesSelected: "Please select at least one image for your book.",

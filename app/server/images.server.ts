@@ -7,12 +7,12 @@ import {
   ACCEPTED_BOOK_UPLOAD_TYPES,
   API_MESSAGES,
   MAX_PHOTOS_PER_BOOK,
-  MAX_SOURCE_PIXELS,
   MAX_UPLOAD_BYTES,
   MESSAGES,
 } from "~/lib/constants";
 import type { ImageDto } from "~/lib/api-client";
-import { MIME_TYPES, readImageHeader, type ImageHeader } from "../../workers/sketch/image-header";
+import { MIME_TYPES, pixelLimitFor, readImageHeader, type ImageHeader } from "../../workers/sketch/image-header";
+import { stripMetadata } from "../../workers/sketch/strip-metadata";
 import type { Database } from "./db.server";
 import { books, images, uploads, type Book, type Image } from "./db/schema";
 import type { Env } from "./env.server";
@@ -128,11 +128,15 @@ async function storeOriginal(env: Env, filename: string, bytes: Uint8Array): Pro
   if (!header || !(ACCEPTED_BOOK_UPLOAD_TYPES as readonly string[]).includes(MIME_TYPES[header.format])) {
     throw jsonError(400, MESSAGES.unsupportedBookUpload(filename));
   }
-  if (header.width * header.height > MAX_SOURCE_PIXELS) {
-    throw jsonError(400, API_MESSAGES.imageTooManyPixels(filename));
+  const pixelLimit = pixelLimitFor(header.format);
+  if (header.width * header.height > pixelLimit) {
+    throw jsonError(400, API_MESSAGES.imageTooManyPixels(filename, pixelLimit));
   }
+  // Family photos carry GPS positions and camera serials: none of it is stored or served.
+  const clean = stripMetadata(bytes, header.format);
   const key = newOriginalKey(header.format);
-  await putImage(env.IMAGES, key, bytes, header.format);
+  await putImage(env.IMAGES, key, clean, header.format);
+  // fileSize stays what the visitor uploaded: it is their file's size they recognise.
   return { key, filename, size: bytes.length, header };
 }
 

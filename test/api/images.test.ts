@@ -1,10 +1,16 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MAX_PHOTOS_PER_BOOK, MB, MESSAGES } from "~/lib/constants";
-import { dbRun, fakeJpeg, pngFile, r2Keys, Visitor, type ApiError, type ImageDto } from "./helpers";
+import { API_MESSAGES, MAX_PHOTOS_PER_BOOK, MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, MB, MESSAGES } from "~/lib/constants";
+import { dbRun, fakeJpeg, jpegHeaderBytes, pngFile, r2Keys, Visitor, type ApiError, type ImageDto } from "./helpers";
 
 async function errorOf(response: Response): Promise<ApiError> {
   return (await response.json()) as ApiError;
+}
+
+/** A PNG signature and IHDR claiming the given size: enough for the header checks. */
+function pngHeader(width: number, height: number): Uint8Array<ArrayBuffer> {
+  const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+  return new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...be32(13), 0x49, 0x48, 0x44, 0x52, ...be32(width), ...be32(height), 8, 2, 0, 0, 0, 0, 0, 0, 0]);
 }
 
 async function imageCount(bookId: number): Promise<number> {
@@ -40,7 +46,9 @@ describe("POST /api/books/{id}/images", () => {
 
     const stored = await env.IMAGES.head(images[0].originalUrl.slice("/images/".length));
     expect(stored?.httpMetadata?.contentType).toBe("image/jpeg");
-    expect(stored?.size).toBe(500);
+    // Stored as uploaded minus metadata (this fake's zero padding is not image data either).
+    expect(stored?.size).toBeGreaterThan(0);
+    expect(stored?.size).toBeLessThanOrEqual(500);
 
     const list = await visitor.fetch(`/api/books/${bookId}/images`);
     expect(list.status).toBe(200);
@@ -174,6 +182,38 @@ describe("POST /api/books/{id}/images", () => {
       body: '--xyz\r\nContent-Disposition: form-data; name="images"; filename="a.jpg"\r\n\r\nabc',
     });
     expect(truncated.status).toBe(400);
+    expect(await imageCount(bookId)).toBe(0);
+  });
+
+  it("stores originals without EXIF GPS or camera data, keeping the orientation", async () => {
+    const visitor = new Visitor();
+    const bookId = await visitor.createBook();
+    const plain = jpegHeaderBytes(640, 480, 256);
+    // An APP1 Exif segment right after SOI: orientation 6 plus GPS and camera text a phone writes.
+    const secret = "GPS 51.5007N 0.1246W Canon EOS serial 12345";
+    const tiff = [0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01, 0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
+    const payload = [...new TextEncoder().encode("Exif\0\0"), ...tiff, ...new TextEncoder().encode(secret)];
+    const app1 = [0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 0xff, ...payload];
+    const withExif = new Uint8Array([...plain.subarray(0, 2), ...app1, ...plain.subarray(2)]);
+    const [image] = await visitor.uploadOk(bookId, [new File([withExif], "phone.jpg", { type: "image/jpeg" })]);
+
+    const stored = new Uint8Array(await (await visitor.fetch(image.originalUrl)).arrayBuffer());
+    const text = new TextDecoder("latin1").decode(stored);
+    expect(text).not.toContain("GPS");
+    expect(text).not.toContain("Canon");
+    expect(text).toContain("Exif"); // the orientation-only EXIF that keeps the photo upright
+    expect(image.fileSize).toBe(withExif.length);
+  });
+
+  it("refuses, from the header alone, more pixels than the format's decoding budget", async () => {
+    const visitor = new Visitor();
+    const bookId = await visitor.createBook();
+    const hugeJpeg = await visitor.upload(bookId, [fakeJpeg("huge.jpg", 6008, 4000)]);
+    expect(hugeJpeg.status).toBe(400);
+    expect((await errorOf(hugeJpeg)).message).toBe(API_MESSAGES.imageTooManyPixels("huge.jpg", MAX_SOURCE_PIXELS));
+    const bigPng = await visitor.upload(bookId, [new File([pngHeader(4000, 3000)], "big.png", { type: "image/png" })]);
+    expect(bigPng.status).toBe(400);
+    expect((await errorOf(bigPng)).message).toBe(API_MESSAGES.imageTooManyPixels("big.png", MAX_PNG_WEBP_SOURCE_PIXELS));
     expect(await imageCount(bookId)).toBe(0);
   });
 

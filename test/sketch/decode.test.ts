@@ -48,8 +48,8 @@ describe("decodeToGrayPlane", () => {
     // Header-only files: no pixel data follows, so a decoder that ran would fail differently.
     const sof0 = (w: number, h: number) => [0xff, 0xc0, 0, 11, 8, h >> 8, h & 255, w >> 8, w & 255, 1, 1, 0x11, 0];
     const oversized = {
-      "30000 x 30000 pixels (900 megapixels)": pngHeaderOnly(30000, 30000),
-      "6001 x 4000 pixels (24 megapixels)": new Uint8Array([0xff, 0xd8, ...sof0(6001, 4000), 0xff, 0xd9]),
+      "30000 x 30000 pixels (900.00 megapixels)": pngHeaderOnly(30000, 30000),
+      "6001 x 4000 pixels (24.01 megapixels)": new Uint8Array([0xff, 0xd8, ...sof0(6001, 4000), 0xff, 0xd9]),
       "65535 x 65535 pixels": new Uint8Array([..."GIF89a"].map((c) => c.charCodeAt(0)).concat([255, 255, 255, 255, 0, 0, 0])),
       "20000 x 2000 pixels": makeBmp(20000, 2000, () => [0], { bits: 8, palette: [[0, 0, 0]] }).slice(0, 60),
     };
@@ -57,7 +57,7 @@ describe("decodeToGrayPlane", () => {
       const refusal = await decodeToGrayPlane(bytes).catch((error) => error);
       expect(isPermanent(refusal)).toBe(true);
       expect(refusal.message).toContain(reason);
-      expect(refusal.message).toContain("the limit is 24 megapixels");
+      expect(refusal.message).toContain("the limit is 24.00 megapixels");
     }
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
   });
@@ -91,7 +91,7 @@ describe("decodeImage (RGBA, for tools and tests)", () => {
   it("refuses an oversized header as a permanent error naming the size", async () => {
     const refusal = await decodeImage(pngHeaderOnly(30000, 30000)).catch((error) => error);
     expect(isPermanent(refusal)).toBe(true);
-    expect(refusal.message).toContain("30000 x 30000 pixels (900 megapixels)");
+    expect(refusal.message).toContain("30000 x 30000 pixels (900.00 megapixels)");
   });
 });
 

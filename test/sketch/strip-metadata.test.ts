@@ -36,6 +36,15 @@ describe("stripMetadata", () => {
     expect(after.data).toEqual(before.data);
   });
 
+  it("fails closed: stray bytes between segments or a metadata segment cut off by the end never pass through", async () => {
+    const clean = await toJpeg(syntheticPhoto(40, 30, 3));
+    const stray = new Uint8Array([...clean.subarray(0, 2), 0x00, 0x13, 0x37, ...exifSegment({ make: "StrayCam", gps: true }), ...clean.subarray(2)]);
+    expect(text(stripMetadata(stray, "jpeg"))).not.toContain("StrayCam");
+    const cutOff = new Uint8Array([...clean.subarray(0, 2), ...exifSegment({ make: "CutCam", gps: true })]).subarray(0, 30);
+    expect(text(cutOff)).toContain("Exif");
+    expect(text(stripMetadata(cutOff, "jpeg"))).not.toContain("Exif");
+  });
+
   it("JPEG without orientation gets no EXIF at all", async () => {
     const clean = await toJpeg(syntheticPhoto(40, 30, 2));
     const stripped = stripMetadata(insertAfterSoi(clean, exifSegment({ make: "Cam", gps: true })), "jpeg");

@@ -16,7 +16,7 @@
 import decodeJpeg, { init as initJpegDecoder } from "@jsquash/jpeg/decode";
 import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
 import decodeWebp, { init as initWebpDecoder } from "@jsquash/webp/decode";
-import { MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
+import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
 import { decodeBmpGray } from "./bmp";
 import { PermanentSketchError } from "./errors";
 import { applyOrientation, readJpegOrientation } from "./exif";
@@ -26,14 +26,8 @@ import { decodeJpegLuma, jpegScaleFor, UnsupportedJpegError } from "./jpeg/decod
 import { rgbaToGray, type GrayPlane } from "./kernel";
 import { jpegDecoderWasm, pngCodecWasm, webpDecoderWasm } from "./wasm-modules";
 
-/**
- * Largest image we hand to a jSquash decoder (PNG, WebP, unusual JPEGs). The codec's wasm memory
- * holds the file and the RGBA (4 bytes per pixel) and the RGBA is copied out once more, so a
- * decode costs about 8 bytes per pixel plus twice the file; and a wasm memory never shrinks.
- * Our pages downscale to print size in the browser before upload, so this is room to spare for
- * them. Measured: bench/memory.mjs.
- */
-export const MAX_JSQUASH_PIXELS = 8_500_000;
+/** Largest image we hand to a jSquash decoder (PNG, WebP, unusual JPEGs): see constants.ts. */
+export const MAX_JSQUASH_PIXELS = MAX_PNG_WEBP_SOURCE_PIXELS;
 
 /** A decoded photo: the grey plane (upright) and the size of the photo it came from. */
 export interface GrayPhoto extends GrayPlane {
@@ -70,7 +64,9 @@ function ready(format: "jpeg" | "png" | "webp"): Promise<unknown> {
   return decoderReady[format]!;
 }
 
-const megapixels = (pixels: number) => `${(pixels / 1_000_000).toFixed(pixels < 10_000_000 ? 1 : 0)} megapixels`;
+// Two decimals, rounded up, so a photo just over the limit never reads as equal to it
+// (6001 x 4000 is "24.01", the limit "24.00").
+const megapixels = (pixels: number) => `${(Math.ceil(pixels / 10_000) / 100).toFixed(2)} megapixels`;
 
 export function checkPixelBudget(width: number, height: number, limit = MAX_SOURCE_PIXELS): void {
   if (width * height > limit) {

@@ -5,6 +5,8 @@
  * allocates memory for it.
  */
 
+import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS } from "../../app/lib/constants";
+
 export type ImageFormat = "jpeg" | "png" | "webp" | "gif" | "bmp";
 
 export interface ImageHeader {
@@ -28,6 +30,11 @@ export const FILE_EXTENSIONS: Record<ImageFormat, string> = {
   gif: "gif",
   bmp: "bmp",
 };
+
+/** The most pixels a photo of this format may claim before we refuse it, undecoded. */
+export function pixelLimitFor(format: ImageFormat): number {
+  return format === "png" || format === "webp" ? MAX_PNG_WEBP_SOURCE_PIXELS : MAX_SOURCE_PIXELS;
+}
 
 /** Returns null when the bytes are not one of our formats or the header is unreadable. */
 export function readImageHeader(bytes: Uint8Array): ImageHeader | null {

@@ -58,7 +58,12 @@ function stripJpeg(bytes: Uint8Array): Uint8Array {
   if (orientation !== 1) parts.push(orientationOnlyExif(orientation));
   let offset = 2;
   while (offset + 1 < bytes.length) {
-    if (bytes[offset] !== 0xff) return bytes; // not a structure we understand: leave it whole
+    if (bytes[offset] !== 0xff) {
+      // Stray bytes between segments (decoders skip them too). Fail closed: never hand back
+      // the file whole, or an odd file would keep its GPS position.
+      offset++;
+      continue;
+    }
     const marker = bytes[offset + 1];
     if (marker === 0xff) {
       offset++;
@@ -74,7 +79,11 @@ function stripJpeg(bytes: Uint8Array): Uint8Array {
       continue;
     }
     const end = offset + 2 + ((bytes[offset + 2] << 8) | bytes[offset + 3]);
-    if (end > bytes.length) return bytes;
+    if (end > bytes.length) {
+      // A segment cut off by the end of the file: keep image data, never metadata.
+      if (keepJpegSegment(bytes, marker, offset + 4)) parts.push(bytes.subarray(offset));
+      return concat(parts);
+    }
     let next = end;
     if (marker === 0xda) {
       // The scan's entropy-coded data runs to the next marker that is not stuffing or a restart.
@@ -108,8 +117,12 @@ function stripPng(bytes: Uint8Array): Uint8Array {
   while (offset + 12 <= bytes.length) {
     const length = ((bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) >>> 0;
     const end = offset + 12 + length;
-    if (end > bytes.length) return bytes;
     const type = ascii(bytes, offset + 4, 4);
+    if (end > bytes.length) {
+      // Cut off by the end of the file: keep image data, never metadata (fail closed).
+      if (PNG_KEPT.has(type)) parts.push(bytes.subarray(offset));
+      break;
+    }
     if (PNG_KEPT.has(type)) parts.push(bytes.subarray(offset, end));
     offset = end;
     if (type === "IEND") break;
@@ -125,8 +138,12 @@ function stripWebp(bytes: Uint8Array): Uint8Array {
   while (offset + 8 <= bytes.length) {
     const size = (bytes[offset + 4] | (bytes[offset + 5] << 8) | (bytes[offset + 6] << 16) | (bytes[offset + 7] << 24)) >>> 0;
     const end = offset + 8 + size + (size & 1);
-    if (offset + 8 + size > bytes.length) return bytes;
     const type = ascii(bytes, offset, 4);
+    if (offset + 8 + size > bytes.length) {
+      // Cut off by the end of the file: keep image data, never metadata (fail closed).
+      if (WEBP_KEPT.has(type) && type !== "VP8X") parts.push(bytes.subarray(offset));
+      break;
+    }
     if (type === "VP8X") {
       const chunk = bytes.slice(offset, Math.min(end, bytes.length));
       chunk[8] &= ~(0x08 | 0x04); // no EXIF, no XMP any more
@@ -170,8 +187,8 @@ function stripGif(bytes: Uint8Array): Uint8Array {
       parts.push(bytes.subarray(offset, end));
       offset = end;
     } else {
-      return bytes;
+      break; // not a block we know: what follows is dropped, never passed on unread (fail closed)
     }
   }
-  return bytes;
+  return concat(parts);
 }
