@@ -13,6 +13,7 @@ import { apiErrorMessage, listBookImages, startBookProcessing, uploadBookImages,
 import { BOOK_PAGE_MESSAGES, LABELS, MAX_PHOTOS_PER_BOOK, MESSAGES } from "~/lib/constants";
 import { formatBytes } from "~/lib/format";
 import { loadVisitorBook } from "~/server/book-pages.server";
+import { preparePhotoForUpload } from "~/lib/prepare-photo";
 
 export const meta: MetaFunction = () => [{ title: "Upload photos – Coloring Book Shop" }];
 
@@ -70,7 +71,7 @@ export default function UploadPage() {
     for (const file of accepted) {
       setUploadingName(file.name);
       try {
-        const { images: added } = await uploadBookImages(book.id, [file]);
+        const { images: added } = await uploadBookImages(book.id, [await preparePhotoForUpload(file)]);
         setImages((current) => [...(current ?? []), ...added]);
       } catch (error) {
         upload.reset();

@@ -238,4 +238,41 @@ describe("book flow", () => {
     await waitForToast("Photos can't be removed from a book yet.");
     await screenshot("11-preview-failed-image");
   });
+  it("shrinks a big phone photo to print size in the browser before uploading it", async () => {
+    await page.goto("/?mode=create");
+    await page.getByLabel("Book title").fill("Big photos");
+    await page.getByRole("button", { name: "Continue to Upload Images" }).click();
+    await page.waitForURL(/\/book\/\d+\/upload$/);
+    const bookId = Number(new URL(page.url()).pathname.split("/")[2]);
+
+    // A 4800x3600 (17 MP) JPEG drawn by the browser itself, as a phone camera would hand it over.
+    const base64 = await page.evaluate(async () => {
+      const canvas = document.createElement("canvas");
+      canvas.width = 4800;
+      canvas.height = 3600;
+      const context = canvas.getContext("2d")!;
+      context.fillStyle = "#cde";
+      context.fillRect(0, 0, 4800, 3600);
+      context.fillStyle = "#234";
+      context.beginPath();
+      context.arc(2400, 1800, 1200, 0, Math.PI * 2);
+      context.fill();
+      const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), "image/jpeg", 0.95));
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      let binary = "";
+      for (const byte of bytes) binary += String.fromCharCode(byte);
+      return btoa(binary);
+    });
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: /Drag & drop photos/ }).click();
+    await (await chooser).setFiles([{ name: "IMG_0001.jpg", mimeType: "image/jpeg", buffer: Buffer.from(base64, "base64") }]);
+    await waitForToast("Images uploaded successfully!");
+
+    const images: { originalFilename: string; width: number; height: number }[] = await page.evaluate(
+      async (id) => (await fetch(`/api/books/${id}/images`)).json(),
+      bookId,
+    );
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatchObject({ originalFilename: "IMG_0001.jpg", width: 3300, height: 2475 });
+  });
 });
