@@ -2,7 +2,7 @@
  * The sketch job as the Worker runs it, instrumented per stage for bench/run.mjs (bundled by
  * esbuild; `.wasm` imports become compiled modules read from node_modules).
  */
-import { decodeImage } from "../workers/sketch/decode";
+import { decodeImage, decodeToGrayPlane } from "../workers/sketch/decode";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { areaResize, fitWithin, grayToSketch, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
 import { measureQuality } from "../workers/sketch/quality";
@@ -10,6 +10,10 @@ import { measureQuality } from "../workers/sketch/quality";
 export { encodeGrayPng, rgbaToGray, grayToSketch, measureQuality };
 
 export interface JobTiming {
+  /** The photo as taken (upright). */
+  sourceWidth: number;
+  sourceHeight: number;
+  /** The decoded grey plane the kernel starts from. */
   width: number;
   height: number;
   workWidth: number;
@@ -29,24 +33,27 @@ export interface JobTiming {
   pngBytes: number;
 }
 
-/** The decoder is being changed to return a grey plane; accept either shape. */
-async function decodeToPlane(bytes: Uint8Array): Promise<GrayPlane> {
-  const decoded = (await decodeImage(bytes)) as unknown as {
-    width: number;
-    height: number;
-    rgba?: Uint8Array | Uint8ClampedArray;
-    data?: Uint8Array;
-  };
-  if (decoded.rgba) return rgbaToGray(decoded.rgba, decoded.width, decoded.height);
-  return { data: decoded.data!, width: decoded.width, height: decoded.height };
+/**
+ * The grey plane the job starts from. `pipeline`: what the Worker decodes (our luma-only JPEG
+ * decoder, reduced by DCT scaling toward print size, orientation applied). `full`: the photo's
+ * full-resolution grey plane (jSquash RGBA -> grey), the same input OpenCV's reference gets,
+ * for the like-for-like kernel comparison.
+ */
+export type PlaneSource = "pipeline" | "full";
+
+async function decodeToPlane(bytes: Uint8Array, source: PlaneSource): Promise<GrayPlane & { sourceWidth: number; sourceHeight: number }> {
+  if (source === "pipeline") return decodeToGrayPlane(bytes);
+  const { rgba, width, height } = (await decodeImage(bytes)) as unknown as { rgba: Uint8Array; width: number; height: number };
+  return { ...rgbaToGray(rgba, width, height), sourceWidth: width, sourceHeight: height };
 }
 
 export async function runJob(
   bytes: Uint8Array,
   sample: (label: string) => void = () => {},
+  source: PlaneSource = "pipeline",
 ): Promise<{ timing: JobTiming; page: GrayPlane; png: Uint8Array }> {
   const t0 = performance.now();
-  const gray = await decodeToPlane(bytes);
+  const gray = await decodeToPlane(bytes, source);
   sample("decoded");
   const r0 = performance.now();
   const work = fitWithin(gray.width, gray.height, 3300);
@@ -56,7 +63,7 @@ export async function runJob(
   const { sketch: page, stats } = grayToSketch(gray);
   sample("page");
   const t3 = performance.now();
-  const report = measureQuality({ sourceWidth: gray.width, sourceHeight: gray.height, source: gray, sketch: page, stats });
+  const report = measureQuality({ sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, source: gray, sketch: page, stats });
   const t4 = performance.now();
   const png = await encodeGrayPng(page);
   sample("encoded");
@@ -65,6 +72,8 @@ export async function runJob(
     page,
     png,
     timing: {
+      sourceWidth: gray.sourceWidth,
+      sourceHeight: gray.sourceHeight,
       width: gray.width,
       height: gray.height,
       workWidth: page.width,
