@@ -5,20 +5,11 @@ import { readFileSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { wasmAsModule } from "./wasm-as-module.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
 mkdirSync(out, { recursive: true });
-const wasmAsModule = {
-  name: "wasm-as-module",
-  setup(builder) {
-    builder.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: resolve(args.resolveDir, args.path), namespace: "wasm" }));
-    builder.onLoad({ filter: /.*/, namespace: "wasm" }, (args) => ({
-      contents: `import { readFileSync } from "node:fs"; export default new WebAssembly.Module(readFileSync(${JSON.stringify(args.path)}));`,
-      loader: "js",
-    }));
-  },
-};
 const bundle = join(out, "kernel-only-job.mjs");
 await build({
   entryPoints: { "kernel-only-job": join(root, "bench", "kernel-only.ts") },

@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { wasmAsModule } from "./wasm-as-module.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
@@ -32,18 +33,7 @@ async function buildBundle() {
     target: "node20",
     outfile: bundle,
     logLevel: "warning",
-    plugins: [
-      {
-        name: "wasm-as-module",
-        setup(builder) {
-          builder.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: resolve(args.resolveDir, args.path), namespace: "wasm" }));
-          builder.onLoad({ filter: /.*/, namespace: "wasm" }, (args) => ({
-            contents: `import { readFileSync } from "node:fs"; export default new WebAssembly.Module(readFileSync(${JSON.stringify(args.path)}));`,
-            loader: "js",
-          }));
-        },
-      },
-    ],
+    plugins: [wasmAsModule],
   });
 }
 

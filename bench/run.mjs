@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { build } from "esbuild";
+import { wasmAsModule } from "./wasm-as-module.mjs";
 import { measureJobMemory } from "./memory.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -40,16 +41,6 @@ function memoryNow() {
 }
 
 // ---- the job, bundled from the Worker's TypeScript ----
-const wasmAsModule = {
-  name: "wasm-as-module",
-  setup(builder) {
-    builder.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: resolve(args.resolveDir, args.path), namespace: "wasm" }));
-    builder.onLoad({ filter: /.*/, namespace: "wasm" }, (args) => ({
-      contents: `import { readFileSync } from "node:fs"; export default new WebAssembly.Module(readFileSync(${JSON.stringify(args.path)}));`,
-      loader: "js",
-    }));
-  },
-};
 const bundle = join(out, "job.mjs");
 await build({
   entryPoints: [join(root, "bench", "job.ts"), join(root, "bench", "codecs.ts")],

@@ -133,6 +133,20 @@ export function areaResize(image: GrayPlane, outWidth: number, outHeight: number
   let nextEmpty = true;
   let outY = 0;
   let rowEnd = lastSourceRow(rows, 0, inHeight);
+  /** Shrinks the complete output row outY and moves on to the next; true when all are done. */
+  const finishOutputRow = (): boolean => {
+    if (empty) accumulator.fill(0);
+    shrinkRow(accumulator, out, outY * outWidth, outWidth, columns);
+    const done = accumulator;
+    accumulator = nextAccumulator;
+    nextAccumulator = done;
+    empty = nextEmpty;
+    nextEmpty = true;
+    outY++;
+    if (outY === outHeight) return true;
+    rowEnd = lastSourceRow(rows, outY, inHeight);
+    return false;
+  };
   for (let y = 0; y < inHeight; y++) {
     const row = y * inWidth;
     // Source row y covers output row rows.first[oy] + t with weight rows.weight[oy * taps + t]:
@@ -147,18 +161,7 @@ export function areaResize(image: GrayPlane, outWidth: number, outHeight: number
         addRows(accumulator, source, row, inWidth, here, hereNext, empty);
         empty = false;
         y++;
-        if (y + 1 >= rowEnd) {
-          if (empty) accumulator.fill(0);
-          shrinkRow(accumulator, out, outY * outWidth, outWidth, columns);
-          const done = accumulator;
-          accumulator = nextAccumulator;
-          nextAccumulator = done;
-          empty = nextEmpty;
-          nextEmpty = true;
-          outY++;
-          if (outY === outHeight) break;
-          rowEnd = lastSourceRow(rows, outY, inHeight);
-        }
+        if (y + 1 >= rowEnd && finishOutputRow()) break;
         continue;
       }
     }
@@ -171,18 +174,7 @@ export function areaResize(image: GrayPlane, outWidth: number, outHeight: number
       nextEmpty = false;
     }
     // Output row outY is complete once its last source row is in.
-    if (y + 1 >= rowEnd) {
-      if (empty) accumulator.fill(0);
-      shrinkRow(accumulator, out, outY * outWidth, outWidth, columns);
-      const done = accumulator;
-      accumulator = nextAccumulator;
-      nextAccumulator = done;
-      empty = nextEmpty;
-      nextEmpty = true;
-      outY++;
-      if (outY === outHeight) break;
-      rowEnd = lastSourceRow(rows, outY, inHeight);
-    }
+    if (y + 1 >= rowEnd && finishOutputRow()) break;
   }
   return { data: out, width: outWidth, height: outHeight };
 }

@@ -3,6 +3,7 @@
  * drizzle-kit generates migrations/ from this file; both Workers import it.
  */
 import { sql } from "drizzle-orm";
+import type { Pricing } from "../../lib/api-client";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const BOOK_TYPES = ["standard", "premium"] as const;
@@ -107,14 +108,8 @@ export const checkouts = sqliteTable(
   ],
 );
 
-export interface Pricing {
-  /** All amounts in minor units (pence). */
-  basePrice: number;
-  processingFee: number;
-  shipping: number;
-  total: number;
-  currency: string;
-}
+// The price breakdown the API answers with is the one stored with quotes and orders.
+export type { Pricing };
 
 export const quotes = sqliteTable(
   "quotes",

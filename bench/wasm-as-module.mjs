@@ -1,0 +1,14 @@
+// esbuild plugin for the bench scripts: a `.wasm` import (as the Worker writes it for wrangler)
+// becomes a compiled WebAssembly.Module read from node_modules, the same shape workerd gives.
+import { resolve } from "node:path";
+
+export const wasmAsModule = {
+  name: "wasm-as-module",
+  setup(builder) {
+    builder.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: resolve(args.resolveDir, args.path), namespace: "wasm" }));
+    builder.onLoad({ filter: /.*/, namespace: "wasm" }, (args) => ({
+      contents: `import { readFileSync } from "node:fs"; export default new WebAssembly.Module(readFileSync(${JSON.stringify(args.path)}));`,
+      loader: "js",
+    }));
+  },
+};
