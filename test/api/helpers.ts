@@ -12,7 +12,8 @@ export type { ApiError, ImageDto };
 export const ORIGIN = "http://shop.test";
 
 export class Visitor {
-  private cookie: string | null = null;
+  /** The `name=value` of this visitor's session cookie, once the server has set one. */
+  cookie: string | null = null;
 
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
