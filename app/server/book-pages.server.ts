@@ -4,9 +4,10 @@
  * sequential ids leak nothing). The pages get everything else from the JSON API in the browser.
  */
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import { and, count, eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
+import { requireBook } from "./books.server";
 import { database } from "./db.server";
-import { books, images } from "./db/schema";
+import { images } from "./db/schema";
 
 export interface BookPageData {
   id: number;
@@ -28,11 +29,8 @@ export function bookIdOrRedirect(param: string | undefined): number {
 export async function loadVisitorBook(context: AppLoadContext, param: string | undefined): Promise<BookPageData> {
   const id = bookIdOrRedirect(param);
   const db = database(context.cloudflare.env.DB);
-  const book = await db.query.books.findFirst({
-    columns: { id: true, title: true, personalMessage: true },
-    where: and(eq(books.id, id), eq(books.sessionId, context.sessionId)),
-  });
-  if (!book) throw new Response("Not Found", { status: 404 });
+  // The same ownership check as the API: a thrown 404 for anyone else's book.
+  const { title, personalMessage } = await requireBook(db, context.sessionId, id);
   const [counts] = await db
     .select({
       imageCount: count(),
@@ -43,7 +41,9 @@ export async function loadVisitorBook(context: AppLoadContext, param: string | u
     .from(images)
     .where(eq(images.bookId, id));
   return {
-    ...book,
+    id,
+    title,
+    personalMessage,
     imageCount: counts?.imageCount ?? 0,
     selectedImageCount: counts?.selectedImageCount ?? 0,
   };
