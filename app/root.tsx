@@ -4,6 +4,7 @@ import { useEffect, type ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ToastProvider } from "~/components/toast";
 import { ensureBrowserSessionId } from "~/lib/browser-session";
+import { SHOP_NAME, SHOP_TAGLINE } from "~/lib/constants";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
@@ -17,7 +18,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>Coloring Book Shop – your photos as a coloring book</title>
+        <title>{`${SHOP_NAME} – ${SHOP_TAGLINE}`}</title>
         <Meta />
         <Links />
       </head>
@@ -53,7 +54,9 @@ function SiteFooter() {
   return (
     <footer className="border-t border-gray-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-4 px-4 py-8 text-sm text-gray-600 sm:flex-row">
-        <p>© {COPYRIGHT_YEAR} Coloring Book Shop. All rights reserved.</p>
+        <p>
+          © {COPYRIGHT_YEAR} {SHOP_NAME}. All rights reserved.
+        </p>
         <nav aria-label="Footer" className="flex flex-wrap items-center gap-4">
           <Link to="/faq" className="hover:text-gray-900">FAQ</Link>
           <Link to="/help" className="hover:text-gray-900">Help</Link>

@@ -1,6 +1,6 @@
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { BookIcon, CheckIcon } from "./icons";
+import { CheckIcon } from "./icons";
+import { ShopLogo } from "./shop-logo";
 
 export type BookStep = "upload" | "preview" | "order";
 
@@ -15,12 +15,7 @@ export function BookPageHeader({ step, actions, complete }: { step: BookStep; ac
   return (
     <header className="border-b border-gray-200 bg-white">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
-        <Link to="/" className="flex items-center gap-2 font-semibold text-gray-900">
-          <span className="flex h-9 w-9 items-center justify-center rounded-lg bg-brand-600 text-white">
-            <BookIcon className="h-5 w-5" />
-          </span>
-          <span className="text-lg">Coloring Book Shop</span>
-        </Link>
+        <ShopLogo />
         {actions ? <div className="flex items-center gap-2">{actions}</div> : null}
       </div>
       <StepIndicator current={step} complete={complete} />

@@ -5,6 +5,9 @@
  */
 import type { BookType } from "~/server/db/schema";
 
+export const SHOP_NAME = "Coloring Book Shop";
+export const SHOP_TAGLINE = "your photos as a coloring book";
+
 export const CURRENCY = "GBP";
 
 export const MB = 1024 * 1024;

@@ -2,11 +2,12 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useSearchParams } from "@remix-run/react";
 import { buttonStyles } from "~/components/button-styles";
 import { CreateBookForm } from "~/components/book-form";
-import { BookIcon, CheckIcon } from "~/components/icons";
-import { MAX_PHOTOS_PER_BOOK } from "~/lib/constants";
+import { CheckIcon } from "~/components/icons";
+import { ShopLogo } from "~/components/shop-logo";
+import { MAX_PHOTOS_PER_BOOK, SHOP_NAME, SHOP_TAGLINE } from "~/lib/constants";
 
 export const meta: MetaFunction = () => [
-  { title: "Coloring Book Shop – your photos as a coloring book" },
+  { title: `${SHOP_NAME} – ${SHOP_TAGLINE}` },
   { name: "description", content: "Turn your family photos into a printed, personalised coloring book." },
 ];
 
@@ -29,12 +30,7 @@ export default function Index() {
     <main>
       <header className="border-b border-gray-200 bg-white">
         <div className="mx-auto flex max-w-6xl items-center px-4 py-3">
-          <Link to="/" className="flex items-center gap-2 text-lg font-semibold text-gray-900">
-            <span className="flex h-9 w-9 items-center justify-center rounded-lg bg-brand-600 text-white">
-              <BookIcon className="h-5 w-5" />
-            </span>
-            Coloring Book Shop
-          </Link>
+          <ShopLogo />
         </div>
       </header>
       <section className="bg-gradient-to-b from-brand-50 to-gray-50">

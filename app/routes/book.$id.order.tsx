@@ -12,18 +12,11 @@ import { OrderSummary, type QuoteState } from "~/components/order-summary";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
 import { ApiError, apiErrorMessage, createOrder, payForOrder, requestQuote } from "~/lib/api-client";
-import {
-  BOOK_PAGE_MESSAGES,
-  COUNTRY_NAMES,
-  DELIVERY_COUNTRIES,
-  LABELS,
-  MESSAGES,
-  type DeliveryCountry,
-} from "~/lib/constants";
+import { BOOK_PAGE_MESSAGES, COUNTRY_NAMES, DELIVERY_COUNTRIES, LABELS, MESSAGES, SHOP_NAME, type DeliveryCountry } from "~/lib/constants";
 import { deliveryFormSchema, type DeliveryFormInput } from "~/lib/schemas";
 import { loadVisitorBook } from "~/server/book-pages.server";
 
-export const meta: MetaFunction = () => [{ title: "Order your book – Coloring Book Shop" }];
+export const meta: MetaFunction = () => [{ title: `Order your book – ${SHOP_NAME}` }];
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   return json(await loadVisitorBook(context, params.id));

@@ -16,10 +16,18 @@ import {
   type BookProgress,
   type ImageDto,
 } from "~/lib/api-client";
-import { BOOK_PAGE_MESSAGES, EXTRA_PAGES, HIGH_QUALITY_SCORE, LABELS, MESSAGES, POLL_INTERVAL_MS } from "~/lib/constants";
+import { BOOK_PAGE_MESSAGES, EXTRA_PAGES, HIGH_QUALITY_SCORE, LABELS, MESSAGES, POLL_INTERVAL_MS, SHOP_NAME } from "~/lib/constants";
 import { loadVisitorBook } from "~/server/book-pages.server";
 
-export const meta: MetaFunction = () => [{ title: "Choose your sketches – Coloring Book Shop" }];
+export const meta: MetaFunction = () => [{ title: `Choose your sketches – ${SHOP_NAME}` }];
+
+/** The bulk selection tools (shown once every image is done): which images each one keeps selected. */
+const BULK_TOOLS: { label: string; keeps: (image: ImageDto) => boolean }[] = [
+  { label: LABELS.selectAll, keeps: () => true },
+  { label: LABELS.deselectAll, keeps: () => false },
+  // SPEC: completed images scoring 90 or more (applySelections only ever touches completed ones).
+  { label: LABELS.selectHighQualityOnly, keeps: (image) => (image.qualityScore ?? 0) >= HIGH_QUALITY_SCORE },
+];
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   return json(await loadVisitorBook(context, params.id));
@@ -171,31 +179,16 @@ export default function PreviewPage() {
               </div>
               {allDone ? (
                 <div role="group" aria-label="Bulk selection" className="flex flex-wrap gap-1">
-                  <button
-                    type="button"
-                    className={buttonStyles.subtle}
-                    onClick={() => applySelections(list.map((image) => ({ image, isSelected: true })))}
-                  >
-                    {LABELS.selectAll}
-                  </button>
-                  <button
-                    type="button"
-                    className={buttonStyles.subtle}
-                    onClick={() => applySelections(list.map((image) => ({ image, isSelected: false })))}
-                  >
-                    {LABELS.deselectAll}
-                  </button>
-                  <button
-                    type="button"
-                    className={buttonStyles.subtle}
-                    onClick={() =>
-                      applySelections(
-                        list.map((image) => ({ image, isSelected: (image.qualityScore ?? 0) >= HIGH_QUALITY_SCORE })),
-                      )
-                    }
-                  >
-                    {LABELS.selectHighQualityOnly}
-                  </button>
+                  {BULK_TOOLS.map((tool) => (
+                    <button
+                      key={tool.label}
+                      type="button"
+                      className={buttonStyles.subtle}
+                      onClick={() => applySelections(list.map((image) => ({ image, isSelected: tool.keeps(image) })))}
+                    >
+                      {tool.label}
+                    </button>
+                  ))}
                 </div>
               ) : null}
             </div>

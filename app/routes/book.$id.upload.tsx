@@ -10,12 +10,12 @@ import { ProgressBar, useFakeProgress } from "~/components/progress-bar";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
 import { apiErrorMessage, listBookImages, startBookProcessing, uploadBookImages, type ImageDto } from "~/lib/api-client";
-import { BOOK_PAGE_MESSAGES, LABELS, MAX_PHOTOS_PER_BOOK, MESSAGES } from "~/lib/constants";
+import { BOOK_PAGE_MESSAGES, LABELS, MAX_PHOTOS_PER_BOOK, MESSAGES, SHOP_NAME } from "~/lib/constants";
 import { formatBytes } from "~/lib/format";
 import { loadVisitorBook } from "~/server/book-pages.server";
 import { preparePhotoForUpload } from "~/lib/prepare-photo";
 
-export const meta: MetaFunction = () => [{ title: "Upload photos – Coloring Book Shop" }];
+export const meta: MetaFunction = () => [{ title: `Upload photos – ${SHOP_NAME}` }];
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   return json(await loadVisitorBook(context, params.id));
