@@ -21,7 +21,7 @@ import { decodeBmpGray } from "./bmp";
 import { PermanentSketchError } from "./errors";
 import { applyOrientation, readJpegOrientation } from "./exif";
 import { decodeGifGray } from "./gif";
-import { readImageHeader, type ImageFormat } from "./image-header";
+import { pixelLimitFor, readImageHeader, type ImageFormat } from "./image-header";
 import { decodeJpegLuma, jpegScaleFor, UnsupportedJpegError } from "./jpeg/decode-luma";
 import { rgbaToGray, type GrayPlane } from "./kernel";
 import { jpegDecoderWasm, pngCodecWasm, webpDecoderWasm } from "./wasm-modules";
@@ -68,13 +68,24 @@ function ready(format: "jpeg" | "png" | "webp"): Promise<unknown> {
 // (6001 x 4000 is "24.01", the limit "24.00").
 const megapixels = (pixels: number) => `${(Math.ceil(pixels / 10_000) / 100).toFixed(2)} megapixels`;
 
-export function checkPixelBudget(width: number, height: number, limit = MAX_SOURCE_PIXELS): void {
-  if (width * height > limit) {
+/**
+ * Refuses a photo whose size is over the budget of its format (`pixelLimitFor`, the same rule the
+ * upload applies), before any decoder allocates for it.
+ */
+export function checkPixelBudget(width: number, height: number, format: ImageFormat = "jpeg"): void {
+  const limit = pixelLimitFor(format);
+  if (width * height <= limit) return;
+  const size = `${width} x ${height} pixels (${megapixels(width * height)})`;
+  // Over every format's budget: no format would do, so no format is suggested.
+  if (width * height > MAX_SOURCE_PIXELS) {
     throw new PermanentSketchError(
-      `The photo is too large to convert: ${width} x ${height} pixels (${megapixels(width * height)}); ` +
-        `the limit is ${megapixels(limit)}. Please upload a smaller photo.`,
+      `The photo is too large to convert: ${size}; the limit is ${megapixels(MAX_SOURCE_PIXELS)}. Please upload a smaller photo.`,
     );
   }
+  throw new PermanentSketchError(
+    `The ${format.toUpperCase()} image is too large to convert: ${size}; the limit for PNG and WebP is ` +
+      `${megapixels(limit)} (JPEG photos up to ${megapixels(MAX_SOURCE_PIXELS)}). Please upload a JPEG or a smaller image.`,
+  );
 }
 
 /** Format and size from the header, refused before decoding if unknown, truncated or too big. */
@@ -85,14 +96,7 @@ function checkedHeader(bytes: Uint8Array) {
       "This file is not a photo we can read (JPEG, PNG, WebP, GIF or BMP), or its header is damaged.",
     );
   }
-  checkPixelBudget(header.width, header.height);
-  if ((header.format === "png" || header.format === "webp") && header.width * header.height > MAX_JSQUASH_PIXELS) {
-    throw new PermanentSketchError(
-      `The ${header.format.toUpperCase()} image is too large to convert: ${header.width} x ${header.height} pixels ` +
-        `(${megapixels(header.width * header.height)}); the limit for PNG and WebP is ${megapixels(MAX_JSQUASH_PIXELS)} ` +
-        `(JPEG photos up to ${megapixels(MAX_SOURCE_PIXELS)}). Please upload a JPEG or a smaller image.`,
-    );
-  }
+  checkPixelBudget(header.width, header.height, header.format);
   // A cut-off JPEG still "decodes" (the missing rows come out grey), so look for the end.
   if (header.format === "jpeg" && !jpegIsComplete(bytes)) {
     throw new PermanentSketchError("The JPEG file is incomplete (truncated); please upload it again.");
@@ -177,7 +181,7 @@ async function decodeRgba(bytes: Uint8Array, format: "jpeg" | "png" | "webp"): P
     );
   }
   // The header passed the budget; the decoded size is what we allocate from now on.
-  checkPixelBudget(image.width, image.height);
+  checkPixelBudget(image.width, image.height, format);
   return { format, width: image.width, height: image.height, rgba: image.data };
 }
 
