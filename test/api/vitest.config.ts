@@ -1,44 +1,24 @@
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import path from "node:path";
-import { defineConfig } from "vitest/config";
-
-const root = path.resolve(import.meta.dirname, "../..");
+import { root, workerdProject } from "../workerd-project";
 
 // The app Worker as built by `remix build` (npm test builds first), in workerd with local D1/R2/Queues.
-export default defineConfig({
-  root,
-  resolve: { alias: { "~": path.join(root, "app") } },
-  plugins: [
-    cloudflareTest(async () => ({
-      wrangler: { configPath: path.join(root, "wrangler.toml") },
-      miniflare: {
-        bindings: {
-          APP_ENV: "test",
-          TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
-        },
-        // The sketch Worker, bundled by `npm run build:sketch`, runs beside the app so the whole
-        // pipeline (upload -> queue -> consumer -> D1/R2) is exercised in one workerd.
-        workers: [
-          {
-            name: "coloring-book-sketch",
-            modules: true,
-            scriptPath: path.join(root, "build/sketch/index.js"),
-            modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
-            compatibilityDate: "2026-04-01",
-            compatibilityFlags: ["nodejs_compat"],
-            bindings: { APP_ENV: "test" },
-            d1Databases: { DB: "00000000-0000-0000-0000-000000000000" },
-            r2Buckets: { IMAGES: "coloring-book-images" },
-            queueConsumers: { "sketch-jobs": { maxBatchTimeout: 0.05, maxRetries: 3, deadLetterQueue: "sketch-jobs-dlq" } },
-          },
-        ],
-      },
-    })),
+export default workerdProject({
+  name: "api",
+  wranglerConfig: "wrangler.toml",
+  // The sketch Worker, bundled by `npm run build:sketch`, runs beside the app so the whole
+  // pipeline (upload -> queue -> consumer -> D1/R2) is exercised in one workerd.
+  workers: [
+    {
+      name: "coloring-book-sketch",
+      modules: true,
+      scriptPath: path.join(root, "build/sketch/index.js"),
+      modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+      compatibilityDate: "2026-04-01",
+      compatibilityFlags: ["nodejs_compat"],
+      bindings: { APP_ENV: "test" },
+      d1Databases: { DB: "00000000-0000-0000-0000-000000000000" },
+      r2Buckets: { IMAGES: "coloring-book-images" },
+      queueConsumers: { "sketch-jobs": { maxBatchTimeout: 0.05, maxRetries: 3, deadLetterQueue: "sketch-jobs-dlq" } },
+    },
   ],
-  test: {
-    name: "api",
-    dir: root,
-    include: ["test/api/**/*.test.ts"],
-    setupFiles: [path.join(root, "test/api/apply-migrations.ts")],
-  },
 });
