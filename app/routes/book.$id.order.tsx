@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { withZod } from "@remix-validated-form/with-zod";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { ValidatedForm, useIsSubmitting } from "remix-validated-form";
 import { BookPageHeader } from "~/components/book-page-header";
 import { buttonStyles } from "~/components/button-styles";
@@ -11,7 +11,7 @@ import { OrderConfirmation, type ConfirmedOrder } from "~/components/order-confi
 import { OrderSummary, type QuoteState } from "~/components/order-summary";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
-import { ApiError, apiErrorMessage, createOrder, payForOrder, requestQuote } from "~/lib/api-client";
+import { apiErrorMessage, createOrder, payForOrder, requestQuote } from "~/lib/api-client";
 import { BOOK_PAGE_MESSAGES, COUNTRY_NAMES, DELIVERY_COUNTRIES, LABELS, MESSAGES, SHOP_NAME, type DeliveryCountry } from "~/lib/constants";
 import { deliveryFormSchema, type DeliveryFormInput } from "~/lib/schemas";
 import { loadVisitorBook } from "~/server/book-pages.server";
@@ -42,8 +42,6 @@ export default function OrderPage() {
   const [paymentMethod, setPaymentMethod] = useState<PaymentMethod>("card");
   const [redirecting, setRedirecting] = useState(false);
   const [confirmed, setConfirmed] = useState<ConfirmedOrder | null>(null);
-  // An order whose payment was declined is paid again, not created twice, while nothing changed.
-  const unpaidOrder = useRef<{ id: number; key: string } | null>(null);
 
   // SPEC section 5: a quote is requested whenever country and ZIP code are both set.
   useEffect(() => {
@@ -78,17 +76,14 @@ export default function OrderPage() {
       toast({ title: MESSAGES.quoteRequiredTitle, description: MESSAGES.quoteRequiredDescription, variant: "destructive" });
       return;
     }
-    const key = JSON.stringify([quote.quoteId, deliveryInfo, paymentMethod]);
-    let orderId = unpaidOrder.current?.key === key ? unpaidOrder.current.id : null;
-    if (orderId === null) {
-      try {
-        const order = await createOrder({ bookId: book.id, quoteId: quote.quoteId, deliveryInfo, paymentMethod });
-        orderId = order.id;
-        unpaidOrder.current = { id: order.id, key };
-      } catch (error) {
-        toast({ title: BOOK_PAGE_MESSAGES.errorTitle, description: apiErrorMessage(error, MESSAGES.orderFailed), variant: "destructive" });
-        return;
-      }
+    // The server keeps one order per quote: after a declined card, submitting again updates and
+    // pays that same pending order instead of placing a second one.
+    let orderId: number;
+    try {
+      orderId = (await createOrder({ bookId: book.id, quoteId: quote.quoteId, deliveryInfo, paymentMethod })).id;
+    } catch (error) {
+      toast({ title: BOOK_PAGE_MESSAGES.errorTitle, description: apiErrorMessage(error, MESSAGES.orderFailed), variant: "destructive" });
+      return;
     }
     try {
       const payment = await payForOrder(orderId, paymentMethod);
@@ -97,13 +92,10 @@ export default function OrderPage() {
         window.location.assign(payment.checkoutUrl);
         return;
       }
-      unpaidOrder.current = null;
       setConfirmed({ orderNumber: payment.orderNumber, pricing: payment.pricing, estimatedDelivery: payment.estimatedDelivery });
       window.scrollTo(0, 0);
       toast({ title: BOOK_PAGE_MESSAGES.paymentSucceededTitle, description: BOOK_PAGE_MESSAGES.paymentSucceededDescription });
     } catch (error) {
-      // A paid order (409) must not be paid again from here: start over with a fresh order.
-      if (error instanceof ApiError && error.status === 409) unpaidOrder.current = null;
       toast({ title: BOOK_PAGE_MESSAGES.errorTitle, description: apiErrorMessage(error, MESSAGES.paymentFailed), variant: "destructive" });
     }
   }
