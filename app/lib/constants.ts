@@ -153,6 +153,7 @@ export const MESSAGES = {
 /** Toast titles and texts of the /book/{id} pages that complete SPEC's messages above. */
 export const BOOK_PAGE_MESSAGES = {
   errorTitle: "Error",
+  photosNotLoaded: "Could not load your photos.",
   invalidFileTypeTitle: "Invalid file type",
   tooManyImagesTitle: "Too many images",
   paymentSucceededTitle: "Payment successful!",

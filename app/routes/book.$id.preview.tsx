@@ -70,7 +70,7 @@ export default function PreviewPage() {
       setLoadError(null);
       return list;
     } catch (error) {
-      setLoadError(apiErrorMessage(error, error instanceof Error ? error.message : "Could not load your photos."));
+      setLoadError(apiErrorMessage(error, error instanceof Error ? error.message : BOOK_PAGE_MESSAGES.photosNotLoaded));
       return null;
     }
   }, [book.id, withPendingSelections]);

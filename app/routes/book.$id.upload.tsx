@@ -43,7 +43,7 @@ export default function UploadPage() {
       .catch((error) => {
         if (cancelled) return;
         // An empty list would invite uploading the same photos twice: say what happened instead.
-        setLoadError(apiErrorMessage(error, error instanceof Error ? error.message : "Could not load your photos."));
+        setLoadError(apiErrorMessage(error, error instanceof Error ? error.message : BOOK_PAGE_MESSAGES.photosNotLoaded));
         setImages([]);
       });
     return () => {

@@ -18,7 +18,7 @@ import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
 import decodeWebp, { init as initWebpDecoder } from "@jsquash/webp/decode";
 import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
 import { decodeBmpGray } from "./bmp";
-import { PermanentSketchError } from "./errors";
+import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "./errors";
 import { applyOrientation, readJpegOrientation } from "./exif";
 import { decodeGifGray } from "./gif";
 import { pixelLimitFor, readImageHeader, type ImageFormat } from "./image-header";
@@ -99,7 +99,7 @@ function checkedHeader(bytes: Uint8Array) {
   checkPixelBudget(header.width, header.height, header.format);
   // A cut-off JPEG still "decodes" (the missing rows come out grey), so look for the end.
   if (header.format === "jpeg" && !jpegIsComplete(bytes)) {
-    throw new PermanentSketchError("The JPEG file is incomplete (truncated); please upload it again.");
+    throw new PermanentSketchError(TRUNCATED_JPEG_REASON);
   }
   return header;
 }

@@ -7,6 +7,9 @@ export class PermanentSketchError extends Error {
   override name = "PermanentSketchError";
 }
 
+/** Said wherever a JPEG turns out to end before its image does (header walk or entropy decoder). */
+export const TRUNCATED_JPEG_REASON = "The JPEG file is incomplete (truncated); please upload it again.";
+
 export function isPermanent(error: unknown): error is PermanentSketchError {
   return error instanceof PermanentSketchError;
 }

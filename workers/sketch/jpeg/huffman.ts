@@ -2,7 +2,7 @@
  * Entropy-coded segment reading for our luma-only JPEG decoder: a bit reader over the scan data
  * (byte stuffing, markers) and canonical Huffman tables with a 9-bit look-up for the short codes.
  */
-import { PermanentSketchError } from "../errors";
+import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "../errors";
 
 const LOOKUP_BITS = 9;
 
@@ -80,7 +80,7 @@ export class BitReader {
       } else {
         this.padding++;
       }
-      if (this.padding > 4096) throw new PermanentSketchError("The JPEG file is incomplete (truncated); please upload it again.");
+      if (this.padding > 4096) throw new PermanentSketchError(TRUNCATED_JPEG_REASON);
       this.buffer = (this.buffer << 8) | byte;
       this.count += 8;
     }
