@@ -40,6 +40,9 @@ export const FAKE_PROGRESS_STEP = 10;
 export const FAKE_PROGRESS_CAP = 90;
 export const FAKE_PROGRESS_TICK_MS = 200;
 export const TOAST_DURATION_MS = 5000;
+/** SPEC sections 1 and 9: the before/after comparison starts at 50 % and is 320 px high by default. */
+export const COMPARISON_START_PERCENT = 50;
+export const COMPARISON_DEFAULT_HEIGHT_PX = 320;
 export const QUOTE_TTL_SECONDS = 30 * 60;
 
 export const DELIVERY_COUNTRIES = ["US", "CA", "UK", "AU"] as const;
