@@ -22,6 +22,8 @@ run("npx", [
   "--port", port,
   "--ip", "127.0.0.1",
   "--var", "APP_ENV:development",
+  // No Stripe key locally: payments go through our own test checkout page.
+  "--var", "LOCAL_TEST_CHECKOUT:on",
   "--persist-to", ".wrangler/state",
   "--show-interactive-dev-session=false",
 ]);

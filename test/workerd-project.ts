@@ -31,6 +31,7 @@ export function workerdProject({ name, wranglerConfig, workers, testTimeout }: W
         miniflare: {
           bindings: {
             APP_ENV: "test",
+            LOCAL_TEST_CHECKOUT: "on",
             TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
           },
           ...(workers ? { workers } : {}),

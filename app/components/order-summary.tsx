@@ -1,5 +1,6 @@
 import type { Pricing } from "~/lib/api-client";
-import { BOOK_SPECS, EXTRA_PAGES } from "~/lib/constants";
+import { BOOK_SPECS } from "~/lib/constants";
+import { bookPageCount } from "~/lib/pricing";
 import { formatMoney } from "~/lib/format";
 import { BookIcon } from "./icons";
 import { Spinner } from "./spinner";
@@ -22,7 +23,7 @@ export function OrderSummary({ title, photoCount, quote }: { title: string; phot
       </p>
       <h3 className="mt-4 text-xs font-semibold uppercase tracking-wide text-gray-500">Book details</h3>
       <dl className="mt-2 space-y-1.5 text-sm">
-        <Row term="Pages" value={`${photoCount + EXTRA_PAGES} (${photoCount} sketches + title and dedication)`} />
+        <Row term="Pages" value={`${bookPageCount(photoCount)} (${photoCount} sketches + title and dedication)`} />
         <Row term="Size" value={BOOK_SPECS.size} />
         <Row term="Binding" value={BOOK_SPECS.binding} />
         <Row term="Paper" value={BOOK_SPECS.paper} />

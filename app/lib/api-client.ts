@@ -6,7 +6,7 @@
  * status text when the body is empty); toasts show the server's JSON `message` through
  * `apiErrorMessage`, falling back to the caller's default (SPEC section 8). No retries.
  */
-import type { DeliveryCountry } from "./constants";
+import type { BookType, DeliveryCountry } from "./constants";
 import type { BookFormInput, DeliveryFormInput } from "./schemas";
 
 export type ProcessingStatus = "pending" | "processing" | "completed" | "failed";
@@ -42,8 +42,19 @@ export interface BookProgress {
   totalImages: number;
 }
 
-/** All amounts in minor units (pence). */
+/**
+ * A price as the server computed it (app/lib/pricing.ts), recorded with the quote and the order.
+ * All amounts in minor units (pence).
+ */
 export interface Pricing {
+  plan: BookType;
+  /** Photos printed, one per page. */
+  photos: number;
+  /** Photos plus the title and dedication pages. */
+  pages: number;
+  unitPrice: number;
+  quantity: number;
+  /** unitPrice × quantity. */
   basePrice: number;
   processingFee: number;
   shipping: number;

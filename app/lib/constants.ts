@@ -3,7 +3,9 @@
  * Import from here; never retype a number or a message elsewhere.
  * Prices are in minor units (pence) so no float ever touches money.
  */
-import type { BookType } from "~/server/db/schema";
+/** The two books on sale; the D1 schema's enum is this list. */
+export const BOOK_TYPES = ["standard", "premium"] as const;
+export type BookType = (typeof BOOK_TYPES)[number];
 
 export const SHOP_NAME = "Coloring Book Shop";
 export const SHOP_TAGLINE = "your photos as a coloring book";
@@ -55,6 +57,9 @@ export const COUNTRY_NAMES: Record<DeliveryCountry, string> = {
 };
 
 export const PAYMENT_METHODS = ["card"] as const;
+export const MIN_QUANTITY = 1;
+/** No upper bound is shown (SPEC section 5); this one only stops a typo from ordering 10,000 books. */
+export const MAX_QUANTITY = 100;
 
 export interface PlanDetails {
   name: string;
@@ -214,6 +219,73 @@ export const API_MESSAGES = {
   quoteAddressMismatch:
     "The delivery address does not match your price quote. Please request a new quote.",
   orderAlreadyPaid: "This order has already been paid.",
+  bookChangedSinceQuote: "Your book changed since the price quote. Please request a new quote.",
   bookAlreadyOrdered: "This book has already been ordered and can no longer be changed.",
   paymentsUnavailable: "Payments are not available right now. Please try again later.",
+} as const;
+
+// Create book and payments (SPEC sections 2, 4, 5, 8)
+/** How long a signed-in checkout of the provider stays open (Stripe's minimum is 30 minutes). */
+export const CHECKOUT_TTL_SECONDS = 30 * 60;
+/** A claimed payment whose provider call never came back is released after this long. */
+export const PAYMENT_CLAIM_STALE_SECONDS = 2 * 60;
+export const SUCCESS_PENDING_MS = 1000;
+export const STOCK_PHOTO_DELAY_MS = 1000;
+export const FILE_DIALOG_CANCEL_MS = 300;
+
+export const CREATE_BOOK_MESSAGES = {
+  agreementRequiredTitle: "Agreement Required",
+  agreementRequired: "You must agree to the Terms and Conditions before purchasing.",
+  notEnoughPhotosTitle: "Not enough photos",
+  notEnoughPhotos: (plan: BookType, min: number) =>
+    `Please upload at least ${min} photos to create your ${plan} coloring book.`,
+  tooManyPhotosTitle: "Too many photos",
+  tooManyPhotos: (plan: BookType, max: number) =>
+    `Please upload no more than ${max} photos for your ${plan} coloring book.`,
+  missingTitleTitle: "Missing title",
+  missingTitle: "Please enter a title for your coloring book.",
+  tooManyFilesTitle: "Too many files",
+  tooManyFiles: (current: number, adding: number) =>
+    `You can upload a maximum of 50 photos. You currently have ${current} and trying to add ${adding} more.`,
+  invalidFileTypeTitle: "Invalid file type",
+  invalidFileType: (name: string) => `File '${name}' is not a supported image format. Allowed: JPG, PNG, GIF, BMP, WebP`,
+  imageTooLargeTitle: "Image Too Large",
+  imageTooLarge: (name: string) => `File '${name}' is larger than 15 MB. Please choose a smaller image.`,
+  filesAddedTitle: "Files added",
+  filesAdded: (added: number, total: number) => `${added} file(s) added. Total: ${total}/50.`,
+  stockPhotoAdded: "Stock photo added!",
+  uploadErrorTitle: "Upload Error",
+  presignFailed: (file: string) => `Failed to get presigned URL for ${file}`,
+  uploadFailedFor: (file: string, statusText: string) => `Upload failed for ${file}: ${statusText}`,
+  uploadFailedTitle: "Upload Failed",
+  uploadFailed: "There was an error uploading your files. Please try again.",
+  orderErrorTitle: "Order Error",
+  recordFailed: "Failed to record book data.",
+  recordFailedGeneric: "There was an error saving your order. Please try again.",
+  checkoutErrorTitle: "Checkout Error",
+  checkoutFailed: "Failed to create checkout session.",
+  checkoutFailedGeneric: "There was an error processing your order. Please try again.",
+  orderRestoredTitle: "Order Restored",
+  orderRestored: "Your previous order details have been restored. You can modify them or proceed with payment.",
+  customMessageTooLong: "Message must be less than 2000 characters",
+  uploadsMissing: "Some of your photos were not uploaded. Please add them again.",
+  noPendingCheckout: "There is no unpaid order to retry. Please start again.",
+  paymentInProgress: "A payment for this book is already open. Finish it or cancel it first.",
+} as const;
+
+export const CREATE_BOOK_LABELS = {
+  pageTitle: "Create Your Coloring Book",
+  purchase: "Purchase Coloring Book",
+  clearAll: "Clear All",
+  switchToPremium: "Switch to Premium",
+  switchToStandard: "Switch to Standard",
+  paymentSuccessful: "Payment Successful",
+  paymentConfirmed: "Payment Confirmed",
+  processingOrderId: "Processing...",
+  paymentCancelled: "Payment Cancelled",
+  noCharges: "No charges were made to your account.",
+  retryPayment: "Retry Payment",
+  tryAgain: "Try Again",
+  backToHome: "Back to Home",
+  createAnotherBook: "Create Another Book",
 } as const;

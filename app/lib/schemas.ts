@@ -4,10 +4,16 @@
  */
 import { z } from "zod";
 import {
+  BOOK_TYPES,
+  CREATE_BOOK_MESSAGES,
   DELIVERY_COUNTRIES,
+  MAX_CUSTOM_MESSAGE_LENGTH,
   MAX_PERSONAL_MESSAGE_LENGTH,
+  MAX_PHOTOS_PER_BOOK,
+  MAX_QUANTITY,
   MAX_TITLE_LENGTH,
   MESSAGES,
+  MIN_QUANTITY,
   PAYMENT_METHODS,
 } from "./constants";
 
@@ -76,4 +82,55 @@ export const paymentRequestSchema = z.object({
 
 export const selectionRequestSchema = z.object({
   isSelected: z.boolean(),
+});
+
+/**
+ * The create-book page (SPEC sections 3-5): what the visitor fills in, checked in the browser
+ * before anything is uploaded and again by the server for record-book-data, the checkout session
+ * and retry-payment. The photo range is the plan's (app/lib/pricing.ts).
+ */
+export const createBookFormSchema = z.object({
+  bookType: z.enum(BOOK_TYPES),
+  title: z
+    .string({ required_error: CREATE_BOOK_MESSAGES.missingTitle })
+    .trim()
+    .min(1, CREATE_BOOK_MESSAGES.missingTitle)
+    .max(MAX_TITLE_LENGTH, MESSAGES.titleTooLong),
+  customMessage: z
+    .string()
+    .trim()
+    .max(MAX_CUSTOM_MESSAGE_LENGTH, CREATE_BOOK_MESSAGES.customMessageTooLong)
+    .optional()
+    .transform((value) => (value ? value : undefined)),
+  quantity: z.coerce.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY),
+  newsletterSignup: z.boolean().default(false),
+  agreeToTerms: z.literal(true, { errorMap: () => ({ message: CREATE_BOOK_MESSAGES.agreementRequired }) }),
+});
+export type CreateBookFormInput = z.infer<typeof createBookFormSchema>;
+
+const browserSessionIdSchema = z.string().trim().max(100).optional();
+const photoCountSchema = z.coerce.number().int().min(0).max(MAX_PHOTOS_PER_BOOK);
+
+/** POST /api/record-book-data (SPEC section 7). */
+export const recordBookDataSchema = createBookFormSchema.extend({
+  sessionId: browserSessionIdSchema,
+  nrPhotos: photoCountSchema,
+});
+
+/** POST /api/create-checkout-session: SPEC's fields, plus the upload keys and the recorded checkout. */
+export const createCheckoutSessionSchema = createBookFormSchema.extend({
+  sessionId: browserSessionIdSchema,
+  filesCount: photoCountSchema,
+  uploadKeys: z.array(z.string().min(1).max(200)).max(MAX_PHOTOS_PER_BOOK),
+  checkoutId: z.number().int().positive().optional(),
+});
+
+/** POST /api/retry-payment (SPEC section 7): the saved pending order; the server finds its checkout. */
+export const retryPaymentSchema = z.object({
+  sessionId: browserSessionIdSchema,
+  bookType: z.enum(BOOK_TYPES).optional(),
+  title: z.string().max(MAX_TITLE_LENGTH).optional(),
+  filesCount: photoCountSchema.optional(),
+  quantity: z.coerce.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY).optional(),
+  checkoutId: z.number().int().positive().optional(),
 });

@@ -16,7 +16,8 @@ import {
   type BookProgress,
   type ImageDto,
 } from "~/lib/api-client";
-import { BOOK_PAGE_MESSAGES, EXTRA_PAGES, HIGH_QUALITY_SCORE, LABELS, MESSAGES, POLL_INTERVAL_MS, SHOP_NAME } from "~/lib/constants";
+import { bookPageCount } from "~/lib/pricing";
+import { BOOK_PAGE_MESSAGES, HIGH_QUALITY_SCORE, LABELS, MESSAGES, POLL_INTERVAL_MS, SHOP_NAME } from "~/lib/constants";
 import { loadVisitorBook } from "~/server/book-pages.server";
 
 export const meta: MetaFunction = () => [{ title: `Choose your sketches – ${SHOP_NAME}` }];
@@ -240,7 +241,7 @@ export default function PreviewPage() {
                 </div>
                 <div className="flex justify-between">
                   <dt className="text-gray-600">Estimated pages</dt>
-                  <dd className="font-medium text-gray-900">{selectedCount + EXTRA_PAGES}</dd>
+                  <dd className="font-medium text-gray-900">{bookPageCount(selectedCount)}</dd>
                 </div>
               </dl>
               <p className="mt-2 text-xs text-gray-500">Includes a title page and your dedication page.</p>

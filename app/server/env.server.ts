@@ -12,6 +12,11 @@ export interface Env {
   SESSION_SECRET?: string;
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
+  /**
+   * "on" switches on the free local test checkout when no Stripe key is set. It is refused
+   * outside development and tests, so one wrong variable in a deploy cannot give books away.
+   */
+  LOCAL_TEST_CHECKOUT?: string;
 }
 
 export function isLocalEnvironment(env: Pick<Env, "APP_ENV">): boolean {

@@ -1,14 +1,14 @@
 /** Orders of a book: created from a live quote, owned through the book's session. */
-import { and, count, eq, ne } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { API_MESSAGES, DELIVERY_MAX_BUSINESS_DAYS, DELIVERY_RANGE_TEXT } from "~/lib/constants";
 import type { OrderDto } from "~/lib/api-client";
 import type { orderRequestSchema } from "~/lib/schemas";
 import type { z } from "zod";
 import type { Database } from "./db.server";
-import { books, images, orders, type Order } from "./db/schema";
+import { books, orders, type Order } from "./db/schema";
 import { jsonError, notFound } from "./http.server";
 import { requireBook, requireEditableBook } from "./books.server";
-import { requireUsableQuote } from "./quotes.server";
+import { requirePhotoCountOfQuote, requireUsableQuote } from "./quotes.server";
 
 export type OrderRequest = z.infer<typeof orderRequestSchema>;
 
@@ -70,11 +70,7 @@ export async function createOrder(db: Database, sessionId: string, input: OrderR
   const book = await requireBook(db, sessionId, input.bookId);
   requireEditableBook(book);
   const quote = await requireUsableQuote(db, book, input.quoteId, input.deliveryInfo, now);
-  const [{ selected }] = await db
-    .select({ selected: count() })
-    .from(images)
-    .where(and(eq(images.bookId, book.id), eq(images.isSelected, true)));
-  if (selected === 0) throw jsonError(400, API_MESSAGES.noImagesSelected);
+  await requirePhotoCountOfQuote(db, book.id, quote.pricing);
 
   const existing = await reuseOrderOfQuote(db, quote.id, input);
   if (existing) return existing;
@@ -107,7 +103,10 @@ export async function createOrder(db: Database, sessionId: string, input: OrderR
   }
 }
 
-/** The pending order already made from this quote, with the latest delivery details; 409 if paid. */
+/**
+ * The order already made from this quote; 409 if paid. While no checkout is open for it, it
+ * takes the latest delivery details (an open checkout keeps the ones it was opened with).
+ */
 async function reuseOrderOfQuote(db: Database, quoteId: string, input: OrderRequest): Promise<Order | null> {
   const order = await db.query.orders.findFirst({ where: eq(orders.quoteId, quoteId) });
   if (!order) return null;
@@ -115,10 +114,9 @@ async function reuseOrderOfQuote(db: Database, quoteId: string, input: OrderRequ
   const [updated] = await db
     .update(orders)
     .set({ customerInfo: input.deliveryInfo, paymentMethod: input.paymentMethod })
-    .where(and(eq(orders.id, order.id), ne(orders.paymentStatus, "paid")))
+    .where(and(eq(orders.id, order.id), inArray(orders.paymentStatus, ["pending", "failed"])))
     .returning();
-  if (!updated) throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
-  return updated;
+  return updated ?? order;
 }
 
 /** The order if its book belongs to this session; otherwise a thrown 404. */

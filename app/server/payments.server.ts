@@ -1,67 +1,29 @@
 /**
- * Paying for an order through a PaymentProvider (DESIGN.md section 6).
+ * Paying for an order (DESIGN.md section 6, docs/decisions/007).
  *
- * A provider either settles at once (`paid` / `declined`) or hands back a page to send the
- * buyer to (`redirect`, Stripe Checkout): the order then stays pending until the provider's own
- * confirmation arrives (a verified webhook calls `markOrderPaid` with the payment session id).
- * The browser reaching a success page never marks anything paid.
+ * 1. `startOrderPayment` claims the order (`paying`, in one guarded UPDATE) before the provider
+ *    is called, so two requests cannot open two checkouts; a live checkout is handed out again
+ *    instead of opening another.
+ * 2. The provider's page takes the card.
+ * 3. `handleCheckoutEvent` fulfils: only a `paid` session whose amount and currency match our
+ *    record marks the order paid, once (duplicate and out-of-order events change nothing). The
+ *    browser reaching /success never marks anything paid.
  */
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
 import type { PaymentResult } from "~/lib/api-client";
-import { API_MESSAGES, EXTRA_PAGES, MESSAGES, PAYMENT_METHODS } from "~/lib/constants";
+import { API_MESSAGES, CHECKOUT_TTL_SECONDS, CREATE_BOOK_MESSAGES, PAYMENT_CLAIM_STALE_SECONDS } from "~/lib/constants";
+import type { SketchJob } from "../../workers/sketch/contract";
 import type { Database } from "./db.server";
-import { books, orders, type Order, type Pricing } from "./db/schema";
-import { isLocalEnvironment, type Env } from "./env.server";
+import { books, checkouts, images, orders, quotes, type CustomerInfo, type Order } from "./db/schema";
+import type { Env } from "./env.server";
 import { jsonError } from "./http.server";
+import { paymentProviderFor, PaymentsNotConfiguredError, type PaymentProvider } from "./payment-provider.server";
+import { requirePhotoCountOfQuote } from "./quotes.server";
 
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** What Stripe's placeholder becomes in the success URL. */
+export const CHECKOUT_SESSION_PLACEHOLDER = "{CHECKOUT_SESSION_ID}";
 
-export interface PaymentRequest {
-  order: Order;
-  paymentMethod: PaymentMethod;
-  /** Provider-specific extras from the browser; never card numbers, never prices. */
-  paymentDetails?: Record<string, unknown>;
-  /** Where a redirecting provider sends the buyer back to. */
-  returnUrls: { success: string; cancel: string };
-}
-
-export type PaymentOutcome =
-  | { status: "paid"; paymentSessionId: string }
-  | { status: "declined"; reason: string }
-  | { status: "redirect"; paymentSessionId: string; checkoutUrl: string };
-
-export interface PaymentProvider {
-  readonly name: string;
-  /** Charges `order.pricing.total` (minor units) or opens a checkout session for it. */
-  startPayment(request: PaymentRequest): Promise<PaymentOutcome>;
-}
-
-/**
- * Plays the provider's part in development and tests: confirms at once, or declines when asked
- * to with `paymentDetails.simulate === "decline"`. Never used in production.
- */
-export const localTestProvider: PaymentProvider = {
-  name: "local-test",
-  async startPayment({ paymentDetails }) {
-    if (paymentDetails?.simulate === "decline") return { status: "declined", reason: "simulated decline" };
-    return { status: "paid", paymentSessionId: `local_${crypto.randomUUID()}` };
-  },
-};
-
-export class PaymentsNotConfiguredError extends Error {}
-
-/** Stripe when configured; the local test provider only in development and tests. */
-export function paymentProviderFor(env: Env): PaymentProvider {
-  if (env.STRIPE_SECRET_KEY) {
-    // Stripe Checkout arrives in its own issue; until then a configured key must not fall back
-    // to a provider that marks orders paid for free.
-    throw new PaymentsNotConfiguredError("STRIPE_SECRET_KEY is set but the Stripe provider is not built yet.");
-  }
-  if (isLocalEnvironment(env)) return localTestProvider;
-  throw new PaymentsNotConfiguredError("No payment provider: set STRIPE_SECRET_KEY.");
-}
-
-function paymentResultDto(order: Order, checkoutUrl?: string): PaymentResult {
+export function paymentResultDto(order: Order, checkoutUrl?: string): PaymentResult {
   return {
     orderId: order.id,
     orderNumber: order.orderNumber,
@@ -73,43 +35,9 @@ function paymentResultDto(order: Order, checkoutUrl?: string): PaymentResult {
   };
 }
 
-/** Pays an order the caller has already found to be the visitor's own (`requireOrder`). */
-export async function payForOrder(
-  env: Env,
-  db: Database,
-  order: Order,
-  input: { paymentMethod: PaymentMethod; paymentDetails?: Record<string, unknown> },
-  requestUrl: string,
-): Promise<PaymentResult> {
-  if (order.paymentStatus === "paid") throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
-  const provider = providerOrUnavailable(env);
-
-  const origin = new URL(requestUrl).origin;
-  const outcome = await provider.startPayment({
-    order,
-    paymentMethod: input.paymentMethod,
-    paymentDetails: input.paymentDetails,
-    returnUrls: { success: `${origin}/success`, cancel: `${origin}/cancel` },
-  });
-
-  if (outcome.status === "declined") throw jsonError(402, MESSAGES.paymentFailed);
-  if (outcome.status === "redirect") {
-    const [pending] = await db
-      .update(orders)
-      .set({ paymentSessionId: outcome.paymentSessionId, paymentMethod: input.paymentMethod })
-      .where(and(eq(orders.id, order.id), ne(orders.paymentStatus, "paid")))
-      .returning();
-    if (!pending) throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
-    return paymentResultDto(pending, outcome.checkoutUrl);
-  }
-  const paid = await markOrderPaid(db, order.id, outcome.paymentSessionId);
-  if (!paid) throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
-  return paymentResultDto(paid);
-}
-
-function providerOrUnavailable(env: Env): PaymentProvider {
+function providerOrUnavailable(env: Env, fetchFn?: typeof fetch): PaymentProvider {
   try {
-    return paymentProviderFor(env);
+    return paymentProviderFor(env, fetchFn);
   } catch (error) {
     if (!(error instanceof PaymentsNotConfiguredError)) throw error;
     console.error(error.message);
@@ -117,26 +45,262 @@ function providerOrUnavailable(env: Env): PaymentProvider {
   }
 }
 
+/** Where the buyer comes back to: the create-book pages, or the book's own order page. */
+export async function checkoutReturnUrls(db: Database, order: Order, origin: string) {
+  const checkout = await db.query.checkouts.findFirst({ where: eq(checkouts.orderId, order.id), columns: { id: true } });
+  const success = checkout
+    ? `${origin}/success?session_id=${CHECKOUT_SESSION_PLACEHOLDER}`
+    : `${origin}/book/${order.bookId}/order?session_id=${CHECKOUT_SESSION_PLACEHOLDER}`;
+  const cancel = checkout ? `${origin}/cancel` : `${origin}/book/${order.bookId}/order?cancelled=1`;
+  return { success, cancel, isCreateBook: Boolean(checkout) };
+}
+
+export interface PaymentContext {
+  env: Env;
+  db: Database;
+  origin: string;
+  now?: Date;
+  /** Tests stand in for Stripe's API here. */
+  fetchFn?: typeof fetch;
+}
+
 /**
- * The provider's confirmation. Conditional on the order not being paid yet, so two
- * confirmations (a double click, a redelivered webhook) settle it once; null when it already was.
- * The paid order's book goes to the printer: status `ordered`, page count fixed.
+ * Opens (or hands out again) the provider checkout of an order the caller has found to be the
+ * visitor's own. Returns the page to send the buyer to.
  */
-export async function markOrderPaid(db: Database, orderId: number, paymentSessionId: string): Promise<Order | null> {
-  const bookOfOrder = sql`(SELECT book_id FROM orders WHERE id = ${orderId})`;
-  const [[order]] = await db.batch([
-    db
+export async function startOrderPayment(ctx: PaymentContext, order: Order): Promise<PaymentResult> {
+  const { env, db, origin } = ctx;
+  const now = ctx.now ?? new Date();
+  if (order.paymentStatus === "paid") throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
+  const provider = providerOrUnavailable(env, ctx.fetchFn);
+  await requirePayableQuote(db, order, now);
+
+  // A checkout of this order that is still open: the same page again, no second session.
+  if (order.paymentStatus === "paying" && order.paymentUrl && order.paymentExpiresAt && order.paymentExpiresAt > now) {
+    return paymentResultDto(order, order.paymentUrl);
+  }
+
+  const claimed = (await claimOrder(db, order, now)) ?? (await releaseOtherAttempts(db, provider, order, now));
+  const attempt = claimed.paymentAttempt;
+  const book = await db.query.books.findFirst({ where: eq(books.id, order.bookId), columns: { title: true } });
+  const urls = await checkoutReturnUrls(db, claimed, origin);
+  let opened;
+  try {
+    opened = await provider.openCheckout({
+      order: claimed,
+      bookTitle: book?.title ?? "Coloring book",
+      idempotencyKey: `order-${claimed.id}-attempt-${attempt}`,
+      successUrl: urls.success,
+      cancelUrl: urls.cancel,
+      collectShippingAddress: urls.isCreateBook,
+      expiresAt: new Date(now.getTime() + CHECKOUT_TTL_SECONDS * 1000),
+    });
+  } catch (error) {
+    console.error(`could not open a ${provider.name} checkout for order ${claimed.id}`, error);
+    await db
       .update(orders)
-      .set({ paymentStatus: "paid", orderStatus: "paid", paymentSessionId, paidAt: new Date() })
-      .where(and(eq(orders.id, orderId), ne(orders.paymentStatus, "paid")))
-      .returning(),
-    db
-      .update(books)
+      .set({ paymentStatus: "pending", paymentClaimedAt: null })
+      .where(and(eq(orders.id, claimed.id), eq(orders.paymentAttempt, attempt), eq(orders.paymentStatus, "paying")));
+    throw jsonError(502, API_MESSAGES.paymentsUnavailable);
+  }
+  const [stored] = await db
+    .update(orders)
+    .set({ paymentSessionId: opened.sessionId, paymentUrl: opened.url, paymentExpiresAt: opened.expiresAt })
+    .where(and(eq(orders.id, claimed.id), eq(orders.paymentAttempt, attempt), eq(orders.paymentStatus, "paying")))
+    .returning();
+  if (!stored) throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
+  return paymentResultDto(stored, opened.url);
+}
+
+/** An order may be paid only from a quote that is still valid and still fits the book. */
+async function requirePayableQuote(db: Database, order: Order, now: Date) {
+  if (!order.quoteId) return;
+  const quote = await db.query.quotes.findFirst({ where: eq(quotes.id, order.quoteId) });
+  if (!quote || quote.expiresAt.getTime() <= now.getTime()) throw jsonError(409, API_MESSAGES.quoteExpired);
+  await requirePhotoCountOfQuote(db, order.bookId, quote.pricing);
+}
+
+/**
+ * `pending` (or `failed`, or a `paying` whose checkout has closed or whose provider call never
+ * came back) → `paying`, with the next attempt number; null when another request holds it.
+ * Throws a 409 when another order of the same book is being paid (the partial unique index).
+ */
+async function claimOrder(db: Database, order: Order, now: Date): Promise<Order | null> {
+  const staleClaim = new Date(now.getTime() - PAYMENT_CLAIM_STALE_SECONDS * 1000);
+  try {
+    const [claimed] = await db
+      .update(orders)
       .set({
-        status: "ordered",
-        totalPages: sql`(SELECT count(*) FROM images WHERE book_id = ${bookOfOrder} AND is_selected = 1) + ${EXTRA_PAGES}`,
+        paymentStatus: "paying",
+        paymentAttempt: sql`${orders.paymentAttempt} + 1`,
+        paymentClaimedAt: now,
+        paymentSessionId: null,
+        paymentUrl: null,
+        paymentExpiresAt: null,
       })
-      .where(eq(books.id, bookOfOrder)),
-  ]);
-  return order ?? null;
+      .where(
+        and(
+          eq(orders.id, order.id),
+          or(
+            inArray(orders.paymentStatus, ["pending", "failed"]),
+            and(eq(orders.paymentStatus, "paying"), lte(orders.paymentExpiresAt, now)),
+            and(eq(orders.paymentStatus, "paying"), sql`${orders.paymentUrl} IS NULL`, lte(orders.paymentClaimedAt, staleClaim)),
+          ),
+        ),
+      )
+      .returning();
+    if (claimed) return claimed;
+  } catch (error) {
+    if (String(error).includes("orders.book_id")) return null;
+    throw error;
+  }
+  const current = await db.query.orders.findFirst({ where: eq(orders.id, order.id) });
+  if (current?.paymentStatus === "paid") throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
+  throw jsonError(409, CREATE_BOOK_MESSAGES.paymentInProgress);
+}
+
+/**
+ * Another order of this book holds the book's one payment slot (a new quote made a new order):
+ * close that order's checkout at the provider and free it, then claim again. If that checkout
+ * was paid meanwhile, the book is paid for and this order must not be.
+ */
+async function releaseOtherAttempts(db: Database, provider: PaymentProvider, order: Order, now: Date): Promise<Order> {
+  const others = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.bookId, order.bookId), ne(orders.id, order.id), inArray(orders.paymentStatus, ["paying", "paid"])));
+  for (const other of others) {
+    if (other.paymentStatus === "paid") throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+    if (other.paymentSessionId && (await provider.expireCheckout(other.paymentSessionId)) === "completed") {
+      throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+    }
+    await releaseAttempt(db, other.id, other.paymentSessionId);
+  }
+  const claimed = await claimOrder(db, order, now);
+  if (!claimed) throw jsonError(409, CREATE_BOOK_MESSAGES.paymentInProgress);
+  return claimed;
+}
+
+/** `paying` → `pending` for exactly this attempt's session (an expired or closed checkout). */
+async function releaseAttempt(db: Database, orderId: number, sessionId: string | null): Promise<boolean> {
+  const released = await db
+    .update(orders)
+    .set({ paymentStatus: "pending", paymentSessionId: null, paymentUrl: null, paymentExpiresAt: null, paymentClaimedAt: null })
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.paymentStatus, "paying"),
+        sessionId === null ? sql`${orders.paymentSessionId} IS NULL` : eq(orders.paymentSessionId, sessionId),
+      ),
+    )
+    .returning({ id: orders.id });
+  return released.length > 0;
+}
+
+/** A checkout session event as both providers report it (Stripe's webhook, our test page). */
+export interface CheckoutEvent {
+  type:
+    | "checkout.session.completed"
+    | "checkout.session.async_payment_succeeded"
+    | "checkout.session.async_payment_failed"
+    | "checkout.session.expired";
+  sessionId: string;
+  /** Our order id, from `client_reference_id`. */
+  orderId: number;
+  /** "paid", "unpaid" (a delayed method, settled by a later event) or "no_payment_required". */
+  paymentStatus: string;
+  amountTotal: number | null;
+  currency: string | null;
+  /** The delivery address the provider's page collected, if it did. */
+  customer: CustomerInfo | null;
+}
+
+export type FulfilmentOutcome = "paid" | "already-paid" | "released" | "ignored" | "amount-mismatch" | "paid-twice";
+
+/** One fulfilment path for every provider. Idempotent: replaying an event changes nothing. */
+export async function handleCheckoutEvent(env: Env, db: Database, event: CheckoutEvent, now = new Date()): Promise<FulfilmentOutcome> {
+  if (!Number.isSafeInteger(event.orderId) || event.orderId <= 0) {
+    console.error(`checkout event ${event.type} for session ${event.sessionId} names no order; ignored`);
+    return "ignored";
+  }
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+      // Card payments arrive `paid`; delayed methods complete `unpaid` and succeed later.
+      if (event.paymentStatus !== "paid") return "ignored";
+      return confirmPayment(env, db, event, now);
+    case "checkout.session.expired":
+    case "checkout.session.async_payment_failed":
+      return (await releaseAttempt(db, event.orderId, event.sessionId)) ? "released" : "ignored";
+    default:
+      return "ignored";
+  }
+}
+
+async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now: Date): Promise<FulfilmentOutcome> {
+  const order = await db.query.orders.findFirst({ where: eq(orders.id, event.orderId) });
+  if (!order) {
+    console.error(`payment ${event.sessionId} names order ${event.orderId}, which does not exist`);
+    return "ignored";
+  }
+  if (order.paymentStatus === "paid") {
+    if (order.paymentSessionId === event.sessionId) {
+      await queueBookImages(env, db, order.bookId);
+      return "already-paid";
+    }
+    console.error(`order ${order.orderNumber} was paid by ${order.paymentSessionId} and again by ${event.sessionId}: refund one`);
+    return "paid-twice";
+  }
+  if (event.amountTotal !== order.pricing.total || event.currency?.toLowerCase() !== order.pricing.currency.toLowerCase()) {
+    console.error(
+      `payment ${event.sessionId} for order ${order.orderNumber} is ${event.amountTotal} ${event.currency}, ` +
+        `our record says ${order.pricing.total} ${order.pricing.currency}: not fulfilled, needs review`,
+    );
+    return "amount-mismatch";
+  }
+
+  // Money was taken for this order: whichever attempt it came through, the order is paid.
+  let paid: Order | undefined;
+  try {
+    [[paid]] = await db.batch([
+      db
+        .update(orders)
+        .set({
+          paymentStatus: "paid",
+          orderStatus: "paid",
+          paymentSessionId: event.sessionId,
+          paymentUrl: null,
+          paidAt: now,
+          ...(order.customerInfo || !event.customer ? {} : { customerInfo: event.customer }),
+        })
+        .where(and(eq(orders.id, order.id), ne(orders.paymentStatus, "paid")))
+        .returning(),
+      // The page count paid for is the one the quote priced: one computation (pricing.ts).
+      db.update(books).set({ status: "ordered", totalPages: order.pricing.pages }).where(eq(books.id, order.bookId)),
+      db.update(checkouts).set({ status: "paid" }).where(eq(checkouts.orderId, order.id)),
+    ]);
+  } catch (error) {
+    // The book's one payment slot is another order's (it was paid through another quote).
+    if (String(error).includes("orders.book_id")) {
+      console.error(`order ${order.orderNumber} paid by ${event.sessionId}, but its book is already paid: refund it`);
+      return "paid-twice";
+    }
+    throw error;
+  }
+  if (!paid) return handleCheckoutEvent(env, db, event, now); // a concurrent delivery won: re-read
+  await queueBookImages(env, db, order.bookId);
+  return "paid";
+}
+
+/**
+ * A create-book order pays before its photos are drawn: send every image still `pending` to the
+ * sketch Worker (it is idempotent, so a replayed event costs a little work and no harm).
+ */
+async function queueBookImages(env: Env, db: Database, bookId: number): Promise<void> {
+  const pending = await db
+    .select({ id: images.id })
+    .from(images)
+    .where(and(eq(images.bookId, bookId), eq(images.processingStatus, "pending")));
+  if (pending.length === 0) return;
+  await env.SKETCH_QUEUE.sendBatch(pending.map((row) => ({ body: { imageId: row.id } satisfies SketchJob })));
 }

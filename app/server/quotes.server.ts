@@ -3,19 +3,12 @@
  * while under an unguessable id. An order names a quote and copies its prices; prices sent by a
  * browser are never read (docs/decisions/002).
  */
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { QuoteResponse } from "~/lib/api-client";
-import {
-  API_MESSAGES,
-  CURRENCY,
-  DEFAULT_BOOK_TYPE,
-  PLANS,
-  PROCESSING_FEE,
-  QUOTE_TTL_SECONDS,
-  SHIPPING_FEE,
-} from "~/lib/constants";
+import { API_MESSAGES, QUOTE_TTL_SECONDS, type BookType } from "~/lib/constants";
+import { photoRangeProblem, planForPhotoCount, priceBook } from "~/lib/pricing";
 import type { Database } from "./db.server";
-import { quotes, type Book, type Pricing, type Quote } from "./db/schema";
+import { images, quotes, type Book, type Pricing, type Quote } from "./db/schema";
 import { jsonError } from "./http.server";
 
 export interface DeliveryAddress {
@@ -23,15 +16,28 @@ export interface DeliveryAddress {
   zipCode: string;
 }
 
-export function priceBook(book: Book): Pricing {
-  const basePrice = PLANS[book.bookType ?? DEFAULT_BOOK_TYPE].price;
-  return {
-    basePrice,
-    processingFee: PROCESSING_FEE,
-    shipping: SHIPPING_FEE,
-    total: basePrice + PROCESSING_FEE + SHIPPING_FEE,
-    currency: CURRENCY,
-  };
+/** The photos a book prints: its selected images (only completed ones can be selected). */
+export async function printedPhotoCount(db: Database, bookId: number): Promise<number> {
+  const [{ selected }] = await db
+    .select({ selected: count() })
+    .from(images)
+    .where(and(eq(images.bookId, bookId), eq(images.isSelected, true)));
+  return selected;
+}
+
+/** The plan's photo range (SPEC section 5), refused with its texts; else the price. */
+export function priceWithinPlan(plan: BookType, photos: number, quantity: number): Pricing {
+  const problem = photoRangeProblem(plan, photos);
+  if (problem) throw jsonError(400, problem.description);
+  return priceBook(plan, photos, quantity);
+}
+
+/** One copy of the book as it is now: the chosen plan, else the plan its photo count fits. */
+export async function priceVisitorBook(db: Database, book: Book): Promise<Pricing> {
+  if (book.status === "ordered") throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+  const photos = await printedPhotoCount(db, book.id);
+  if (photos === 0) throw jsonError(400, API_MESSAGES.noImagesSelected);
+  return priceWithinPlan(book.bookType ?? planForPhotoCount(photos), photos, 1);
 }
 
 export async function createQuote(
@@ -40,7 +46,7 @@ export async function createQuote(
   address: DeliveryAddress,
   now = new Date(),
 ): Promise<QuoteResponse> {
-  const pricing = priceBook(book);
+  const pricing = await priceVisitorBook(db, book);
   const [quote] = await db
     .insert(quotes)
     .values({
@@ -53,6 +59,17 @@ export async function createQuote(
     })
     .returning();
   return { success: true, pricing: quote.pricing, quoteId: quote.id };
+}
+
+/**
+ * The quote priced the photos the book had then; if the selection changed since, the price is
+ * no longer the book's (409, ask for a new quote). Also re-checks the plan's photo range.
+ */
+export async function requirePhotoCountOfQuote(db: Database, bookId: number, pricing: Pricing): Promise<void> {
+  const photos = await printedPhotoCount(db, bookId);
+  if (photos !== pricing.photos) throw jsonError(409, API_MESSAGES.bookChangedSinceQuote);
+  const problem = photoRangeProblem(pricing.plan, photos);
+  if (problem) throw jsonError(400, problem.description);
 }
 
 /** "sw1a 1aa" and "SW1A  1AA" are the same postcode. */

@@ -149,3 +149,38 @@ export async function r2Keys(prefix = ""): Promise<string[]> {
   const listing = await env.IMAGES.list({ prefix });
   return listing.objects.map((object) => object.key);
 }
+
+export async function orderRow(orderId: number) {
+  const { env } = await import("cloudflare:test");
+  return env.DB.prepare("SELECT * FROM orders WHERE id = ?").bind(orderId).first<Record<string, unknown>>();
+}
+
+/** POST /api/orders/{id}/payment: the checkout page the buyer is sent to. */
+export async function startPayment(visitor: Visitor, orderId: number): Promise<string> {
+  const response = await visitor.send("POST", `/api/orders/${orderId}/payment`, { paymentMethod: "card" });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ((await response.json()) as { checkoutUrl: string }).checkoutUrl;
+}
+
+export const TEST_DELIVERY = {
+  firstName: "Ada",
+  lastName: "Lovelace",
+  email: "ada@example.com",
+  address1: "1 Downing Street",
+  city: "London",
+  zipCode: "SW1A 1AA",
+  country: "UK",
+};
+
+/** Presses Pay on the local test checkout (with an address when it asks for one); where it sends the buyer. */
+export async function payLocally(visitor: Visitor, checkoutUrl: string, address: Record<string, string> = TEST_DELIVERY): Promise<string> {
+  const form = new URLSearchParams({ intent: "pay", ...address });
+  const response = await visitor.fetch(`${new URL(checkoutUrl).pathname}?_data=routes%2Ftest-checkout.%24sessionId`, {
+    method: "POST",
+    body: form,
+  });
+  expect([200, 204, 302]).toContain(response.status);
+  const location = response.headers.get("X-Remix-Redirect") ?? response.headers.get("Location");
+  expect(location, await response.clone().text()).toBeTruthy();
+  return location!;
+}

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { API_MESSAGES, CURRENCY, DELIVERY_RANGE_TEXT, EXTRA_PAGES, MESSAGES, PLANS } from "~/lib/constants";
-import { dbRun, fakeJpeg, Visitor, type ApiError } from "./helpers";
+import { dbRun, fakeJpeg, orderRow, payLocally, startPayment, Visitor, type ApiError } from "./helpers";
 
 const address = { country: "UK", zipCode: "SW1A 1AA" };
 const deliveryInfo = {
@@ -14,7 +14,7 @@ const deliveryInfo = {
 };
 
 /** A book with `selected` completed and selected images, and a quote for `address`. */
-async function readyBook(visitor: Visitor, selected = 2) {
+async function readyBook(visitor: Visitor, selected = 5) {
   const bookId = await visitor.createBook();
   const images = await visitor.uploadOk(bookId, Array.from({ length: selected + 1 }, (_, i) => fakeJpeg(`p${i}.jpg`)));
   for (const image of images) {
@@ -35,21 +35,32 @@ async function message(response: Response): Promise<string> {
 describe("POST /api/books/{id}/quote", () => {
   it("prices the book from the server's constants under an unguessable id", async () => {
     const visitor = new Visitor();
-    const bookId = await visitor.createBook();
+    const { bookId } = await readyBook(visitor, 5);
     const response = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
     expect(response.status).toBe(200);
     const quote = (await response.json()) as { success: boolean; pricing: Record<string, unknown>; quoteId: string };
     const base = PLANS.standard.price;
     expect(quote).toEqual({
       success: true,
-      pricing: { basePrice: base, processingFee: 0, shipping: 0, total: base, currency: CURRENCY },
+      pricing: {
+        plan: "standard",
+        photos: 5,
+        pages: 5 + EXTRA_PAGES,
+        unitPrice: base,
+        quantity: 1,
+        basePrice: base,
+        processingFee: 0,
+        shipping: 0,
+        total: base,
+        currency: CURRENCY,
+      },
       quoteId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
   });
 
   it("prices a premium book as premium", async () => {
     const visitor = new Visitor();
-    const bookId = await visitor.createBook();
+    const { bookId } = await readyBook(visitor, 16);
     await dbRun("UPDATE books SET book_type = 'premium' WHERE id = ?", bookId);
     const response = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
     expect(((await response.json()) as { pricing: { total: number } }).pricing.total).toBe(PLANS.premium.price);
@@ -57,7 +68,7 @@ describe("POST /api/books/{id}/quote", () => {
 
   it("requires a ZIP code and a delivery country", async () => {
     const visitor = new Visitor();
-    const bookId = await visitor.createBook();
+    const { bookId } = await readyBook(visitor);
     const noZip = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: { country: "US" } });
     expect(noZip.status).toBe(400);
     expect(await noZip.json()).toEqual({
@@ -83,7 +94,7 @@ describe("POST /api/books/{id}/quote", () => {
 describe("POST /api/orders", () => {
   it("places an order with the quote's prices; the book stays editable until it is paid", async () => {
     const visitor = new Visitor();
-    const { bookId, quoteId } = await readyBook(visitor, 3);
+    const { bookId, quoteId } = await readyBook(visitor, 6);
     const response = await visitor.send("POST", "/api/orders", {
       bookId,
       quoteId,
@@ -98,7 +109,7 @@ describe("POST /api/orders", () => {
       id: expect.any(Number),
       orderNumber: expect.stringMatching(/^CB-\d{8}-[2-9A-HJ-NP-Z]{5}$/),
       estimatedDelivery: expect.stringContaining(DELIVERY_RANGE_TEXT),
-      pricing: { basePrice: PLANS.standard.price, processingFee: 0, shipping: 0, total: PLANS.standard.price, currency: CURRENCY },
+      pricing: expect.objectContaining({ photos: 6, pages: 6 + EXTRA_PAGES, total: PLANS.standard.price, currency: CURRENCY }),
       paymentStatus: "pending",
       orderStatus: "placed",
     });
@@ -145,12 +156,15 @@ describe("POST /api/orders", () => {
     expect(await env.DB.prepare("SELECT status FROM books WHERE id = ?").bind(bookId).first("status")).not.toBe("ordered");
   });
 
-  it("needs at least one selected image and valid delivery details", async () => {
+  it("needs the photos the quote priced and valid delivery details", async () => {
     const visitor = new Visitor();
-    const { bookId, quoteId } = await readyBook(visitor, 0);
-    const noSelection = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo });
-    expect(noSelection.status).toBe(400);
-    expect(await message(noSelection)).toBe(API_MESSAGES.noImagesSelected);
+    const { bookId, quoteId } = await readyBook(visitor, 5);
+    const image = await env.DB.prepare("SELECT id FROM images WHERE book_id = ? AND is_selected = 1 LIMIT 1").bind(bookId).first<number>("id");
+    await visitor.send("PATCH", `/api/images/${image}/selection`, { isSelected: false });
+    const changed = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo });
+    expect(changed.status).toBe(409);
+    expect(await message(changed)).toBe(API_MESSAGES.bookChangedSinceQuote);
+    await visitor.send("PATCH", `/api/images/${image}/selection`, { isSelected: true });
 
     const badEmail = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo: { ...deliveryInfo, email: "nope", firstName: "" } });
     expect(badEmail.status).toBe(400);
@@ -171,68 +185,68 @@ describe("POST /api/orders", () => {
 });
 
 describe("POST /api/orders/{orderId}/payment", () => {
-  async function placedOrder(visitor: Visitor) {
-    const { bookId, quoteId } = await readyBook(visitor);
+  async function placedOrder(visitor: Visitor, selected = 5) {
+    const { bookId, quoteId } = await readyBook(visitor, selected);
     const response = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo });
-    return (await response.json()) as { id: number; orderNumber: string };
+    return { bookId, quoteId, ...((await response.json()) as { id: number; orderNumber: string }) };
   }
 
-  it("pays through the local test provider", async () => {
+  it("opens the local test checkout, and only its Pay button marks the order paid", async () => {
     const visitor = new Visitor();
     const order = await placedOrder(visitor);
     const response = await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card", paymentDetails: {} });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
-      orderId: order.id,
-      orderNumber: order.orderNumber,
-      paymentStatus: "paid",
-      orderStatus: "paid",
-      estimatedDelivery: expect.stringContaining(DELIVERY_RANGE_TEXT),
-      pricing: expect.objectContaining({ total: PLANS.standard.price }),
-    });
+    const payment = (await response.json()) as { checkoutUrl: string; paymentStatus: string };
+    expect(payment).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, paymentStatus: "paying" });
+    expect(payment.checkoutUrl).toMatch(/^http:\/\/shop\.test\/test-checkout\/cs_local_[0-9a-f]{32}$/);
+    expect(await orderRow(order.id)).toMatchObject({ payment_status: "paying", order_status: "placed" });
+
+    const back = await payLocally(visitor, payment.checkoutUrl);
+    expect(back).toMatch(new RegExp(`/book/${order.bookId}/order\\?session_id=cs_local_`));
+    expect(await orderRow(order.id)).toMatchObject({ payment_status: "paid", order_status: "paid" });
   });
 
-  it("answers 402 on a decline and keeps the order pending, then pays on retry", async () => {
+  it("cancelling leaves the order unpaid; paying again hands out the same checkout", async () => {
     const visitor = new Visitor();
     const order = await placedOrder(visitor);
-    const declined = await visitor.send("POST", `/api/orders/${order.id}/payment`, {
-      paymentMethod: "card",
-      paymentDetails: { simulate: "decline" },
+    const first = await startPayment(visitor, order.id);
+    const cancel = await visitor.fetch(new URL(first).pathname, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "cancel" }),
+      redirect: "manual",
     });
-    expect(declined.status).toBe(402);
-    expect(await declined.json()).toEqual({ message: MESSAGES.paymentFailed });
-    const row = await env.DB.prepare("SELECT payment_status, order_status FROM orders WHERE id = ?").bind(order.id).first();
-    expect(row).toEqual({ payment_status: "pending", order_status: "placed" });
-
-    const retry = await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" });
-    expect(retry.status).toBe(200);
+    expect(cancel.status).toBe(302);
+    expect(cancel.headers.get("Location")).toContain(`/book/${order.bookId}/order?cancelled=1`);
+    expect(await orderRow(order.id)).toMatchObject({ payment_status: "paying" });
+    expect(await startPayment(visitor, order.id)).toBe(first);
   });
 
   it("sends a paid book to the printer: page count fixed, photos, selection and orders frozen", async () => {
     const visitor = new Visitor();
-    const { bookId, quoteId } = await readyBook(visitor, 3);
-    const order = (await (await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo })).json()) as { id: number };
-    expect((await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" })).status).toBe(200);
-    const book = await env.DB.prepare("SELECT status, total_pages FROM books WHERE id = ?").bind(bookId).first();
-    expect(book).toEqual({ status: "ordered", total_pages: 3 + EXTRA_PAGES });
+    const order = await placedOrder(visitor, 7);
+    await payLocally(visitor, await startPayment(visitor, order.id));
+    const book = await env.DB.prepare("SELECT status, total_pages FROM books WHERE id = ?").bind(order.bookId).first();
+    expect(book).toEqual({ status: "ordered", total_pages: 7 + EXTRA_PAGES });
 
-    const image = await env.DB.prepare("SELECT id FROM images WHERE book_id = ? ORDER BY id LIMIT 1").bind(bookId).first<number>("id");
+    const image = await env.DB.prepare("SELECT id FROM images WHERE book_id = ? ORDER BY id LIMIT 1").bind(order.bookId).first<number>("id");
     const deselect = await visitor.send("PATCH", `/api/images/${image}/selection`, { isSelected: false });
     expect(deselect.status).toBe(409);
     expect(await message(deselect)).toBe(API_MESSAGES.bookAlreadyOrdered);
-    const upload = await visitor.upload(bookId, [fakeJpeg("late.jpg")]);
+    const upload = await visitor.upload(order.bookId, [fakeJpeg("late.jpg")]);
     expect(upload.status).toBe(409);
     expect(await message(upload)).toBe(API_MESSAGES.bookAlreadyOrdered);
-    const reorder = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo });
+    const reorder = await visitor.send("POST", "/api/orders", { bookId: order.bookId, quoteId: order.quoteId, deliveryInfo });
     expect(reorder.status).toBe(409);
-    const selected = await env.DB.prepare("SELECT count(*) AS n FROM images WHERE book_id = ? AND is_selected = 1").bind(bookId).first<number>("n");
-    expect(selected).toBe(3);
+    const requote = await visitor.send("POST", `/api/books/${order.bookId}/quote`, { deliveryAddress: address });
+    expect(requote.status).toBe(409);
+    const selected = await env.DB.prepare("SELECT count(*) AS n FROM images WHERE book_id = ? AND is_selected = 1").bind(order.bookId).first<number>("n");
+    expect(selected).toBe(7);
   });
 
   it("refuses to take a second payment for a paid order", async () => {
     const visitor = new Visitor();
     const order = await placedOrder(visitor);
-    expect((await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" })).status).toBe(200);
+    await payLocally(visitor, await startPayment(visitor, order.id));
     const again = await visitor.send("POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" });
     expect(again.status).toBe(409);
     expect(await message(again)).toBe(API_MESSAGES.orderAlreadyPaid);
@@ -250,5 +264,16 @@ describe("POST /api/orders/{orderId}/payment", () => {
     expect((await owner.send("POST", "/api/orders/x/payment", { paymentMethod: "card" })).status).toBe(404);
     const row = await env.DB.prepare("SELECT payment_status FROM orders WHERE id = ?").bind(order.id).first("payment_status");
     expect(row).toBe("pending");
+  });
+
+  it("keeps a stranger off the test checkout page of someone else's order", async () => {
+    const owner = new Visitor();
+    const order = await placedOrder(owner);
+    const url = await startPayment(owner, order.id);
+    const stranger = new Visitor();
+    expect((await stranger.fetch(new URL(url).pathname)).status).toBe(404);
+    const pay = await stranger.fetch(new URL(url).pathname, { method: "POST", body: new URLSearchParams({ intent: "pay" }) });
+    expect(pay.status).toBe(404);
+    expect(await orderRow(order.id)).toMatchObject({ payment_status: "paying" });
   });
 });

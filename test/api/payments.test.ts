@@ -1,17 +1,36 @@
 import { describe, expect, it } from "vitest";
 import type { Env } from "~/server/env.server";
-import { localTestProvider, paymentProviderFor, PaymentsNotConfiguredError } from "~/server/payments.server";
+import { localTestProvider } from "~/server/local-checkout.server";
+import { localTestCheckoutEnabled, paymentProviderFor, PaymentsNotConfiguredError } from "~/server/payment-provider.server";
 
 const env = (vars: Partial<Env>) => vars as Env;
 
 describe("paymentProviderFor", () => {
-  it("uses the local test provider only in development and tests", () => {
-    expect(paymentProviderFor(env({ APP_ENV: "test" }))).toBe(localTestProvider);
-    expect(paymentProviderFor(env({ APP_ENV: "development" }))).toBe(localTestProvider);
+  it("uses the local test checkout only when switched on explicitly, in development or tests", () => {
+    expect(paymentProviderFor(env({ APP_ENV: "test", LOCAL_TEST_CHECKOUT: "on" }))).toBe(localTestProvider);
+    expect(paymentProviderFor(env({ APP_ENV: "development", LOCAL_TEST_CHECKOUT: "on" }))).toBe(localTestProvider);
   });
 
-  it("never lets production mark orders paid without a real provider", () => {
-    expect(() => paymentProviderFor(env({ APP_ENV: "production" }))).toThrow(PaymentsNotConfiguredError);
-    expect(() => paymentProviderFor(env({}))).toThrow(PaymentsNotConfiguredError);
+  it("never turns the free test payment on because of APP_ENV alone", () => {
+    for (const APP_ENV of ["test", "development", "production", undefined]) {
+      expect(localTestCheckoutEnabled(env({ APP_ENV }))).toBe(false);
+      expect(() => paymentProviderFor(env({ APP_ENV }))).toThrow(PaymentsNotConfiguredError);
+      expect(localTestCheckoutEnabled(env({ APP_ENV, LOCAL_TEST_CHECKOUT: "yes" }))).toBe(false);
+    }
+  });
+
+  it("refuses the test payment in production even when it is switched on", () => {
+    expect(localTestCheckoutEnabled(env({ APP_ENV: "production", LOCAL_TEST_CHECKOUT: "on" }))).toBe(false);
+    expect(localTestCheckoutEnabled(env({ LOCAL_TEST_CHECKOUT: "on" }))).toBe(false);
+    expect(() => paymentProviderFor(env({ APP_ENV: "production", LOCAL_TEST_CHECKOUT: "on" }))).toThrow(
+      PaymentsNotConfiguredError,
+    );
+  });
+
+  it("takes Stripe whenever a key is set, and then never the test payment", () => {
+    const withKey = env({ APP_ENV: "development", LOCAL_TEST_CHECKOUT: "on", STRIPE_SECRET_KEY: "sk_test_123" });
+    expect(paymentProviderFor(withKey).name).toBe("stripe");
+    expect(localTestCheckoutEnabled(withKey)).toBe(false);
+    expect(paymentProviderFor(env({ APP_ENV: "production", STRIPE_SECRET_KEY: "sk_live_123" })).name).toBe("stripe");
   });
 });

@@ -107,6 +107,7 @@ export default async function setup(project: TestProject) {
       "--port", String(port),
       "--ip", "127.0.0.1",
       "--var", "APP_ENV:test",
+      "--var", "LOCAL_TEST_CHECKOUT:on",
       "--persist-to", persistDir,
       "--show-interactive-dev-session=false",
     ],

@@ -6,16 +6,22 @@ import { sql } from "drizzle-orm";
 import type { Pricing } from "../../lib/api-client";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const BOOK_TYPES = ["standard", "premium"] as const;
-export type BookType = (typeof BOOK_TYPES)[number];
+import { BOOK_TYPES, type BookType } from "../../lib/constants";
+
+export { BOOK_TYPES, type BookType };
 
 export const BOOK_STATUSES = ["draft", "processing", "ready", "ordered"] as const;
 export const PROCESSING_STATUSES = ["pending", "processing", "completed", "failed"] as const;
 export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
 
-export const PAYMENT_STATUSES = ["pending", "paid", "failed", "refunded"] as const;
+/**
+ * `paying`: claimed by one payment attempt (a provider checkout is open). Only one order of a
+ * book may be `paying` or `paid` at a time (a partial unique index below, not only code).
+ */
+export const PAYMENT_STATUSES = ["pending", "paying", "paid", "failed", "refunded"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const ORDER_STATUSES = ["placed", "paid", "printing", "shipped", "cancelled"] as const;
-export const CHECKOUT_STATUSES = ["open", "paid", "cancelled", "expired"] as const;
+export const CHECKOUT_STATUSES = ["open", "paid"] as const;
 export const UPLOAD_STATUSES = ["ticketed", "uploaded", "converted", "failed"] as const;
 
 const createdAt = () =>
@@ -76,18 +82,27 @@ export const uploads = sqliteTable(
     size: integer("size"),
     mimeType: text("mime_type"),
     sketchKey: text("sketch_key"),
+    width: integer("width"),
+    height: integer("height"),
     status: text("status", { enum: UPLOAD_STATUSES }).notNull().default("ticketed"),
+    /** Set when a checkout turns this upload into an image of a book; such an upload is kept. */
+    bookId: integer("book_id").references(() => books.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [index("uploads_session_idx").on(t.sessionId)],
 );
 
-/** "Book data recorded" by the create-book page, and its payment session. */
+/**
+ * "Book data recorded" by the create-book page (SPEC section 7, record-book-data), and the book
+ * and order its checkout made. `sessionId` is the signed cookie session that owns it; the
+ * browser's own display id is kept beside it.
+ */
 export const checkouts = sqliteTable(
   "checkouts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     sessionId: text("session_id").notNull(),
+    browserSessionId: text("browser_session_id"),
     bookType: text("book_type", { enum: BOOK_TYPES }).notNull(),
     title: text("title").notNull(),
     customMessage: text("custom_message"),
@@ -95,17 +110,12 @@ export const checkouts = sqliteTable(
     nrPhotos: integer("nr_photos").notNull(),
     newsletterSignup: integer("newsletter_signup", { mode: "boolean" }).notNull().default(false),
     agreeToTerms: integer("agree_to_terms", { mode: "boolean" }).notNull().default(false),
-    paymentSessionId: text("payment_session_id"),
     status: text("status", { enum: CHECKOUT_STATUSES }).notNull().default("open"),
-    amountTotal: integer("amount_total"),
-    currency: text("currency"),
+    bookId: integer("book_id").references(() => books.id, { onDelete: "set null" }),
+    orderId: integer("order_id"),
     createdAt: createdAt(),
-    paidAt: integer("paid_at", { mode: "timestamp" }),
   },
-  (t) => [
-    index("checkouts_session_idx").on(t.sessionId),
-    uniqueIndex("checkouts_payment_session_idx").on(t.paymentSessionId),
-  ],
+  (t) => [index("checkouts_session_idx").on(t.sessionId), uniqueIndex("checkouts_book_idx").on(t.bookId)],
 );
 
 // The price breakdown the API answers with is the one stored with quotes and orders.
@@ -118,8 +128,9 @@ export const quotes = sqliteTable(
     bookId: integer("book_id")
       .notNull()
       .references(() => books.id, { onDelete: "cascade" }),
-    country: text("country").notNull(),
-    zipCode: text("zip_code").notNull(),
+    /** Null for a create-book quote: it is priced before the checkout page asks for the address. */
+    country: text("country"),
+    zipCode: text("zip_code"),
     pricing: text("pricing", { mode: "json" }).$type<Pricing>().notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp" }).notNull(),
     createdAt: createdAt(),
@@ -147,13 +158,21 @@ export const orders = sqliteTable(
       .references(() => books.id, { onDelete: "cascade" }),
     quoteId: text("quote_id").references(() => quotes.id),
     orderNumber: text("order_number").notNull(),
-    customerInfo: text("customer_info", { mode: "json" }).$type<CustomerInfo>().notNull(),
+    /** Null until known: a create-book order gets its delivery address from the checkout page. */
+    customerInfo: text("customer_info", { mode: "json" }).$type<CustomerInfo>(),
     pricing: text("pricing", { mode: "json" }).$type<Pricing>().notNull(),
     paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
     orderStatus: text("order_status", { enum: ORDER_STATUSES }).notNull().default("placed"),
     paymentMethod: text("payment_method"),
     estimatedDelivery: text("estimated_delivery"),
+    /** The provider's checkout of the current payment attempt, its page, and when it closes. */
     paymentSessionId: text("payment_session_id"),
+    paymentUrl: text("payment_url"),
+    paymentExpiresAt: integer("payment_expires_at", { mode: "timestamp" }),
+    /** Counts payment attempts: each gets its own provider idempotency key. */
+    paymentAttempt: integer("payment_attempt").notNull().default(0),
+    /** When the current attempt claimed the order (`paying`), before the provider was called. */
+    paymentClaimedAt: integer("payment_claimed_at", { mode: "timestamp" }),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp" }),
   },
@@ -161,7 +180,13 @@ export const orders = sqliteTable(
     uniqueIndex("orders_order_number_idx").on(t.orderNumber),
     // One order per quote: a double-submitted order form finds the order it already made.
     uniqueIndex("orders_quote_idx").on(t.quoteId),
+    uniqueIndex("orders_payment_session_idx").on(t.paymentSessionId),
     index("orders_book_idx").on(t.bookId),
+    // A book is paid for at most once, and only one attempt at a time may be under way: the
+    // database refuses a second `paying` or `paid` order of a book, whatever the code does.
+    uniqueIndex("orders_one_payment_per_book_idx")
+      .on(t.bookId)
+      .where(sql`payment_status IN ('paying', 'paid')`),
   ],
 );
 

@@ -1,0 +1,53 @@
+/**
+ * The money rules, in one place for the browser (the create-book summary) and the server
+ * (quotes, orders, checkouts). The server recomputes every price with these functions and never
+ * reads a price a browser sent; the browser uses them only to show the same figures.
+ */
+import type { Pricing } from "./api-client";
+import { CREATE_BOOK_MESSAGES, CURRENCY, EXTRA_PAGES, MIN_QUANTITY, PLANS, PROCESSING_FEE, SHIPPING_FEE, type BookType } from "./constants";
+
+/** A printed book: the title page and the dedication page, then one page per photo. */
+export function bookPageCount(photos: number): number {
+  return photos + EXTRA_PAGES;
+}
+
+export type PhotoRangeProblem = { title: string; description: string };
+
+/** SPEC section 5: standard books take 5-15 photos, premium 16-50; null when `photos` fits. */
+export function photoRangeProblem(plan: BookType, photos: number): PhotoRangeProblem | null {
+  const { minPhotos, maxPhotos } = PLANS[plan];
+  if (photos < minPhotos) {
+    return { title: CREATE_BOOK_MESSAGES.notEnoughPhotosTitle, description: CREATE_BOOK_MESSAGES.notEnoughPhotos(plan, minPhotos) };
+  }
+  if (photos > maxPhotos) {
+    return { title: CREATE_BOOK_MESSAGES.tooManyPhotosTitle, description: CREATE_BOOK_MESSAGES.tooManyPhotos(plan, maxPhotos) };
+  }
+  return null;
+}
+
+/**
+ * The plan a book of the /book/{id} pages is priced as when nobody chose one: the plan whose
+ * photo range holds the selected count (a book of 20 photos is a premium book).
+ */
+export function planForPhotoCount(photos: number): BookType {
+  return photos > PLANS.standard.maxPhotos ? "premium" : "standard";
+}
+
+/** Price of `quantity` copies of a `plan` book of `photos` photos. Assumes the range was checked. */
+export function priceBook(plan: BookType, photos: number, quantity: number): Pricing {
+  if (!Number.isSafeInteger(quantity) || quantity < MIN_QUANTITY) throw new RangeError(`bad quantity ${quantity}`);
+  const unitPrice = PLANS[plan].price;
+  const basePrice = unitPrice * quantity;
+  return {
+    plan,
+    photos,
+    pages: bookPageCount(photos),
+    unitPrice,
+    quantity,
+    basePrice,
+    processingFee: PROCESSING_FEE,
+    shipping: SHIPPING_FEE,
+    total: basePrice + PROCESSING_FEE + SHIPPING_FEE,
+    currency: CURRENCY,
+  };
+}

@@ -1,0 +1,17 @@
+import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { retryPaymentSchema } from "~/lib/schemas";
+import { retryPayment } from "~/server/checkouts.server";
+import { database } from "~/server/db.server";
+import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+/** SPEC section 7: the unpaid create-book order of this visitor, its checkout `url` again. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireMethod(request, ["POST"]);
+  const { env } = context.cloudflare;
+  const input = await readValidBody(request, retryPaymentSchema);
+  const db = database(env.DB);
+  const payment = await retryPayment({ env, db, origin: new URL(request.url).origin }, context.sessionId, input);
+  return json({ url: payment.checkoutUrl, orderNumber: payment.orderNumber, orderId: payment.orderId });
+}

@@ -1,0 +1,68 @@
+/**
+ * The local test checkout: a page of ours (/test-checkout/{sessionId}) that plays Stripe
+ * Checkout's part in development and tests. Its Pay button sends the same
+ * `checkout.session.completed` event a Stripe webhook would, through the same fulfilment code.
+ * Only reachable when `localTestCheckoutEnabled` (payment-provider.server.ts).
+ */
+import { and, eq } from "drizzle-orm";
+import type { Database } from "./db.server";
+import { books, orders, type CustomerInfo, type Order } from "./db/schema";
+import type { Env } from "./env.server";
+import type { PaymentProvider } from "./payment-provider.server";
+import { CHECKOUT_SESSION_PLACEHOLDER, checkoutReturnUrls, handleCheckoutEvent } from "./payments.server";
+
+export const LOCAL_SESSION_PREFIX = "cs_local_";
+export const LOCAL_CHECKOUT_PATH = "/test-checkout/";
+
+export const localTestProvider: PaymentProvider = {
+  name: "local-test",
+  async openCheckout({ successUrl, expiresAt }) {
+    const sessionId = `${LOCAL_SESSION_PREFIX}${crypto.randomUUID().replace(/-/g, "")}`;
+    const origin = new URL(successUrl).origin;
+    return { sessionId, url: `${origin}${LOCAL_CHECKOUT_PATH}${sessionId}`, expiresAt };
+  },
+  // Nothing to close anywhere else: the order row is the local session's only state, and the
+  // caller's guarded update decides whether it was still open.
+  async expireCheckout() {
+    return "expired";
+  },
+};
+
+export function isLocalSessionId(sessionId: string): boolean {
+  return /^cs_local_[0-9a-f]{32}$/.test(sessionId);
+}
+
+/** The order a local checkout session belongs to, if it is this visitor's and still open. */
+export async function findLocalCheckout(db: Database, visitorSessionId: string, checkoutSessionId: string) {
+  if (!isLocalSessionId(checkoutSessionId)) return null;
+  const [row] = await db
+    .select({ order: orders, bookTitle: books.title })
+    .from(orders)
+    .innerJoin(books, eq(books.id, orders.bookId))
+    .where(and(eq(orders.paymentSessionId, checkoutSessionId), eq(books.sessionId, visitorSessionId)));
+  return row ?? null;
+}
+
+/**
+ * The Pay button: exactly what Stripe would send once the card went through, handed to the same
+ * fulfilment code as the webhook. Answers where the buyer goes next.
+ */
+export async function payLocalCheckout(env: Env, db: Database, order: Order, customer: CustomerInfo | null, origin: string) {
+  const sessionId = order.paymentSessionId;
+  if (!sessionId) throw new Error(`order ${order.id} has no local checkout session`);
+  await handleCheckoutEvent(env, db, {
+    type: "checkout.session.completed",
+    sessionId,
+    orderId: order.id,
+    paymentStatus: "paid",
+    amountTotal: order.pricing.total,
+    currency: order.pricing.currency.toLowerCase(),
+    customer,
+  });
+  const urls = await checkoutReturnUrls(db, order, origin);
+  return urls.success.replace(CHECKOUT_SESSION_PLACEHOLDER, sessionId);
+}
+
+export async function cancelLocalCheckoutUrl(db: Database, order: Order, origin: string) {
+  return (await checkoutReturnUrls(db, order, origin)).cancel;
+}
