@@ -32,6 +32,8 @@ export function workerdProject({ name, wranglerConfig, workers, testTimeout }: W
           bindings: {
             APP_ENV: "test",
             LOCAL_TEST_CHECKOUT: "on",
+            // Verifies webhooks only; with no STRIPE_SECRET_KEY the local test checkout stays the provider.
+            STRIPE_WEBHOOK_SECRET: "whsec_test_only_secret",
             TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
           },
           ...(workers ? { workers } : {}),

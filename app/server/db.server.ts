@@ -7,3 +7,12 @@ export function database(d1: D1Database) {
 }
 export type Database = ReturnType<typeof database>;
 export { schema };
+
+/** Whether a D1 error (however Drizzle wrapped it) is a unique-index refusal naming `column`. */
+export function isUniqueViolation(error: unknown, column: string): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const message = current instanceof Error ? current.message : String(current);
+    if (message.includes("UNIQUE constraint failed") && message.includes(column)) return true;
+  }
+  return false;
+}

@@ -4,7 +4,7 @@ import { API_MESSAGES, DELIVERY_MAX_BUSINESS_DAYS, DELIVERY_RANGE_TEXT } from "~
 import type { OrderDto } from "~/lib/api-client";
 import type { orderRequestSchema } from "~/lib/schemas";
 import type { z } from "zod";
-import type { Database } from "./db.server";
+import { isUniqueViolation, type Database } from "./db.server";
 import { books, orders, type Order } from "./db/schema";
 import { jsonError, notFound } from "./http.server";
 import { requireBook, requireEditableBook } from "./books.server";
@@ -93,11 +93,11 @@ export async function createOrder(db: Database, sessionId: string, input: OrderR
       return order;
     } catch (error) {
       // Two submissions racing for the same quote: the loser answers with the winner's order.
-      if (String(error).includes("orders.quote_id")) {
+      if (isUniqueViolation(error, "orders.quote_id")) {
         const winner = await reuseOrderOfQuote(db, quote.id, input);
         if (winner) return winner;
       }
-      if (attempt < ORDER_NUMBER_ATTEMPTS && String(error).includes("orders.order_number")) continue;
+      if (attempt < ORDER_NUMBER_ATTEMPTS && isUniqueViolation(error, "orders.order_number")) continue;
       throw error;
     }
   }

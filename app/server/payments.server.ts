@@ -13,7 +13,7 @@ import { and, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
 import type { PaymentResult } from "~/lib/api-client";
 import { API_MESSAGES, CHECKOUT_TTL_SECONDS, CREATE_BOOK_MESSAGES, PAYMENT_CLAIM_STALE_SECONDS } from "~/lib/constants";
 import type { SketchJob } from "../../workers/sketch/contract";
-import type { Database } from "./db.server";
+import { isUniqueViolation, type Database } from "./db.server";
 import { books, checkouts, images, orders, quotes, type CustomerInfo, type Order } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError } from "./http.server";
@@ -151,7 +151,7 @@ async function claimOrder(db: Database, order: Order, now: Date): Promise<Order 
       .returning();
     if (claimed) return claimed;
   } catch (error) {
-    if (String(error).includes("orders.book_id")) return null;
+    if (isUniqueViolation(error, "orders.book_id")) return null;
     throw error;
   }
   const current = await db.query.orders.findFirst({ where: eq(orders.id, order.id) });
@@ -281,7 +281,7 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
     ]);
   } catch (error) {
     // The book's one payment slot is another order's (it was paid through another quote).
-    if (String(error).includes("orders.book_id")) {
+    if (isUniqueViolation(error, "orders.book_id")) {
       console.error(`order ${order.orderNumber} paid by ${event.sessionId}, but its book is already paid: refund it`);
       return "paid-twice";
     }

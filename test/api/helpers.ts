@@ -184,3 +184,62 @@ export async function payLocally(visitor: Visitor, checkoutUrl: string, address:
   expect(location, await response.clone().text()).toBeTruthy();
   return location!;
 }
+
+/** The server-side session id behind a visitor's signed cookie (read from a row it owns). */
+export async function sessionIdOf(visitor: Visitor): Promise<string> {
+  const { env } = await import("cloudflare:test");
+  const bookId = await visitor.createBook("Session probe");
+  const sessionId = await env.DB.prepare("SELECT session_id FROM books WHERE id = ?").bind(bookId).first<string>("session_id");
+  await env.DB.prepare("DELETE FROM books WHERE id = ?").bind(bookId).run();
+  return sessionId!;
+}
+
+/**
+ * `count` photos as the upload tickets leave them (`uploaded` rows of the visitor's session, the
+ * bytes in R2), ready for a create-book checkout. Real PNGs, so the sketch Worker can draw them.
+ */
+export async function uploadedPhotos(visitor: Visitor, count: number, bookType = "standard"): Promise<string[]> {
+  const { env } = await import("cloudflare:test");
+  const sessionId = await sessionIdOf(visitor);
+  const png = await makePng(96, 72);
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const key = `originals/${crypto.randomUUID()}`;
+    await env.IMAGES.put(key, png, { httpMetadata: { contentType: "image/png" } });
+    await env.DB.prepare(
+      `INSERT INTO uploads (key, session_id, book_type, filename, size, mime_type, width, height, status)
+       VALUES (?, ?, ?, ?, ?, 'image/png', 96, 72, 'uploaded')`,
+    )
+      .bind(key, sessionId, bookType, `photo-${i + 1}.png`, png.length)
+      .run();
+    keys.push(key);
+  }
+  return keys;
+}
+
+export const address = { country: "UK", zipCode: "SW1A 1AA" };
+export const deliveryInfo = { ...TEST_DELIVERY, ...address };
+
+/** A book of the /book/{id} pages with `selected` completed, selected images, and a quote for `address`. */
+export async function readyBook(visitor: Visitor, selected = 5, zipCode = address.zipCode) {
+  const bookId = await visitor.createBook();
+  const images = await visitor.uploadOk(bookId, Array.from({ length: selected + 1 }, (_, i) => fakeJpeg(`p${i}.jpg`)));
+  await dbRun(`UPDATE images SET processing_status = 'completed' WHERE book_id = ?`, bookId);
+  for (const image of images.slice(0, selected)) {
+    await visitor.send("PATCH", `/api/images/${image.id}/selection`, { isSelected: true });
+  }
+  const quoteId = await quoteFor(visitor, bookId, zipCode);
+  return { bookId, quoteId };
+}
+
+export async function quoteFor(visitor: Visitor, bookId: number, zipCode = address.zipCode): Promise<string> {
+  const response = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: { ...address, zipCode } });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ((await response.json()) as { quoteId: string }).quoteId;
+}
+
+export async function placeOrder(visitor: Visitor, bookId: number, quoteId: string, zipCode = address.zipCode): Promise<number> {
+  const response = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo: { ...deliveryInfo, zipCode } });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}

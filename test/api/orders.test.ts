@@ -1,32 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { API_MESSAGES, CURRENCY, DELIVERY_RANGE_TEXT, EXTRA_PAGES, MESSAGES, PLANS } from "~/lib/constants";
-import { dbRun, fakeJpeg, orderRow, payLocally, startPayment, Visitor, type ApiError } from "./helpers";
-
-const address = { country: "UK", zipCode: "SW1A 1AA" };
-const deliveryInfo = {
-  firstName: "Ada",
-  lastName: "Lovelace",
-  email: "ada@example.com",
-  address1: "1 Downing Street",
-  city: "London",
-  ...address,
-};
-
-/** A book with `selected` completed and selected images, and a quote for `address`. */
-async function readyBook(visitor: Visitor, selected = 5) {
-  const bookId = await visitor.createBook();
-  const images = await visitor.uploadOk(bookId, Array.from({ length: selected + 1 }, (_, i) => fakeJpeg(`p${i}.jpg`)));
-  for (const image of images) {
-    await dbRun("UPDATE images SET processing_status = 'completed' WHERE id = ?", image.id);
-  }
-  for (const image of images.slice(0, selected)) {
-    await visitor.send("PATCH", `/api/images/${image.id}/selection`, { isSelected: true });
-  }
-  const quoteResponse = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
-  const { quoteId } = (await quoteResponse.json()) as { quoteId: string };
-  return { bookId, quoteId };
-}
+import { address, dbRun, deliveryInfo, fakeJpeg, orderRow, readyBook, payLocally, startPayment, Visitor, type ApiError } from "./helpers";
 
 async function message(response: Response): Promise<string> {
   return ((await response.json()) as ApiError).message;

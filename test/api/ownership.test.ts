@@ -10,9 +10,9 @@ import { dbRun, fakeJpeg, pngFile, Visitor } from "./helpers";
 it("answers a stranger 404 on every endpoint of someone else's book and changes nothing", async () => {
   const owner = new Visitor();
   const bookId = await owner.createBook("Ours");
-  const [image] = await owner.uploadOk(bookId, [await pngFile("family.png", 20, 20), fakeJpeg("b.jpg")]);
-  await dbRun("UPDATE images SET processing_status = 'completed' WHERE id = ?", image.id);
-  await owner.send("PATCH", `/api/images/${image.id}/selection`, { isSelected: true });
+  const files = [await pngFile("family.png", 20, 20), ...Array.from({ length: 4 }, (_, i) => fakeJpeg(`b${i}.jpg`))];
+  const [image] = await owner.uploadOk(bookId, files);
+  await dbRun("UPDATE images SET processing_status = 'completed', is_selected = 1 WHERE book_id = ?", bookId);
   const address = { country: "US", zipCode: "10001" };
   const { quoteId } = (await (await owner.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: address })).json()) as {
     quoteId: string;
