@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { Pricing } from "~/lib/api-client";
 import { BOOK_PAGE_MESSAGES, LABELS } from "~/lib/constants";
 import { formatMoney } from "~/lib/format";
@@ -43,9 +44,10 @@ export function OrderConfirmation({ order }: { order: ConfirmedOrder }) {
         <button type="button" className={buttonStyles.primary}>
           {LABELS.trackYourOrder}
         </button>
-        <button type="button" className={buttonStyles.secondary} onClick={() => window.location.reload()}>
+        {/* The page of a paid book always shows its confirmation, so "another book" starts a new one. */}
+        <Link to="/create-book" className={buttonStyles.secondary}>
           {LABELS.createAnotherBook}
-        </button>
+        </Link>
       </div>
     </section>
   );

@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { withZod } from "@remix-validated-form/with-zod";
 import { useEffect, useState } from "react";
 import { ValidatedForm, useIsSubmitting } from "remix-validated-form";
@@ -7,19 +7,24 @@ import { BookPageHeader } from "~/components/book-page-header";
 import { buttonStyles } from "~/components/button-styles";
 import { SelectField, TextField } from "~/components/form-field";
 import { AlertIcon, ArrowLeftIcon, LockIcon } from "~/components/icons";
-import { OrderConfirmation, type ConfirmedOrder } from "~/components/order-confirmation";
+import { OrderConfirmation } from "~/components/order-confirmation";
 import { OrderSummary, type QuoteState } from "~/components/order-summary";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
 import { apiErrorMessage, createOrder, payForOrder, requestQuote } from "~/lib/api-client";
-import { BOOK_PAGE_MESSAGES, COUNTRY_NAMES, DELIVERY_COUNTRIES, LABELS, MESSAGES, SHOP_NAME, type DeliveryCountry } from "~/lib/constants";
+import { BOOK_PAGE_MESSAGES, COUNTRY_NAMES, DELIVERY_COUNTRIES, LABELS, MESSAGES, POLL_INTERVAL_MS, SHOP_NAME, type DeliveryCountry } from "~/lib/constants";
 import { deliveryFormSchema, type DeliveryFormInput } from "~/lib/schemas";
 import { loadVisitorBook } from "~/server/book-pages.server";
+import { database } from "~/server/db.server";
+import { orderPageState } from "~/server/orders.server";
 
 export const meta: MetaFunction = () => [{ title: `Order your book – ${SHOP_NAME}` }];
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  return json(await loadVisitorBook(context, params.id));
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  const book = await loadVisitorBook(context, params.id);
+  const search = new URL(request.url).searchParams;
+  const state = await orderPageState(database(context.cloudflare.env.DB), book.id, search.get("session_id"));
+  return json({ ...book, ...state, cancelled: search.has("cancelled"), returnedFromPayment: search.has("session_id") });
 }
 
 const FORM_ID = "delivery-form";
@@ -41,7 +46,21 @@ export default function OrderPage() {
   const [quote, setQuote] = useState<QuoteState>({ status: "idle" });
   const [paymentMethod, setPaymentMethod] = useState<PaymentMethod>("card");
   const [redirecting, setRedirecting] = useState(false);
-  const [confirmed, setConfirmed] = useState<ConfirmedOrder | null>(null);
+  const revalidator = useRevalidator();
+
+  // Back from the payment page before its confirmation arrived: ask again until it has.
+  useEffect(() => {
+    if (!book.confirming) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, POLL_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [book.confirming, revalidator]);
+
+  const justPaid = book.paidOrder !== null && book.returnedFromPayment;
+  useEffect(() => {
+    if (justPaid) toast({ title: BOOK_PAGE_MESSAGES.paymentSucceededTitle, description: BOOK_PAGE_MESSAGES.paymentSucceededDescription });
+  }, [justPaid, toast]);
 
   // SPEC section 5: a quote is requested whenever country and ZIP code are both set.
   useEffect(() => {
@@ -86,26 +105,37 @@ export default function OrderPage() {
       return;
     }
     try {
+      // The provider's page takes the card and sends the buyer back here (?session_id=...).
       const payment = await payForOrder(orderId, paymentMethod);
-      if (payment.checkoutUrl) {
-        setRedirecting(true);
-        window.location.assign(payment.checkoutUrl);
-        return;
-      }
-      setConfirmed({ orderNumber: payment.orderNumber, pricing: payment.pricing, estimatedDelivery: payment.estimatedDelivery });
-      window.scrollTo(0, 0);
-      toast({ title: BOOK_PAGE_MESSAGES.paymentSucceededTitle, description: BOOK_PAGE_MESSAGES.paymentSucceededDescription });
+      if (!payment.checkoutUrl) throw new Error("no checkout page to go to");
+      setRedirecting(true);
+      window.location.assign(payment.checkoutUrl);
     } catch (error) {
       toast({ title: BOOK_PAGE_MESSAGES.errorTitle, description: apiErrorMessage(error, MESSAGES.paymentFailed), variant: "destructive" });
     }
   }
 
-  if (confirmed) {
+  if (book.paidOrder) {
     return (
       <>
         <BookPageHeader step="order" complete />
         <main className="px-4 py-12">
-          <OrderConfirmation order={confirmed} />
+          <OrderConfirmation order={book.paidOrder} />
+        </main>
+      </>
+    );
+  }
+
+  if (book.confirming) {
+    return (
+      <>
+        <BookPageHeader step="order" />
+        <main className="px-4 py-16">
+          <section role="status" className="mx-auto max-w-md rounded-2xl border border-gray-200 bg-white p-8 text-center shadow-sm">
+            <Spinner className="mx-auto h-8 w-8 text-brand-600" />
+            <h1 className="mt-4 text-xl font-semibold text-gray-900">Confirming your payment…</h1>
+            <p className="mt-2 text-sm text-gray-600">This takes a few seconds. Please keep this page open.</p>
+          </section>
         </main>
       </>
     );
@@ -124,6 +154,13 @@ export default function OrderPage() {
           <h1 className="mt-1 text-3xl font-bold tracking-tight text-gray-900">Order your printed book</h1>
           <p className="mt-2 max-w-2xl text-gray-600">Tell us where to send “{book.title}”. Shipping is free to every country we deliver to.</p>
         </div>
+
+        {book.cancelled ? (
+          <div role="status" className="mb-6 rounded-xl border border-gray-200 bg-white p-4 text-sm text-gray-700 shadow-sm">
+            <strong className="font-semibold text-gray-900">Payment cancelled.</strong> No charges were made. Your details are
+            below: complete the order whenever you are ready.
+          </div>
+        ) : null}
 
         {book.selectedImageCount === 0 ? (
           <div role="alert" className="mb-6 flex items-start gap-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">

@@ -129,3 +129,23 @@ export async function requireOrder(db: Database, sessionId: string, orderId: num
   if (!row) throw notFound();
   return row.order;
 }
+
+export interface OrderPageState {
+  /** The book's paid order: the page shows its confirmation instead of the form. */
+  paidOrder: { orderNumber: string; pricing: Order["pricing"]; estimatedDelivery: string | null } | null;
+  /** Back from the provider's page before its confirmation arrived: the page waits for it. */
+  confirming: boolean;
+}
+
+/** What the order page shows for a book of this visitor, given `?session_id=` from the provider. */
+export async function orderPageState(db: Database, bookId: number, returnedSessionId: string | null): Promise<OrderPageState> {
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.bookId, bookId), inArray(orders.paymentStatus, ["paying", "paid"])));
+  const paid = rows.find((order) => order.paymentStatus === "paid");
+  return {
+    paidOrder: paid ? { orderNumber: paid.orderNumber, pricing: paid.pricing, estimatedDelivery: paid.estimatedDelivery } : null,
+    confirming: !paid && returnedSessionId !== null && rows.some((order) => order.paymentSessionId === returnedSessionId),
+  };
+}

@@ -13,6 +13,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 const photosDir = path.join(root, "test/fixtures/photos");
 const screenshotsDir = path.join(root, "test-results", "e2e");
 const PHOTOS = ["astronaut.jpg", "chelsea.jpg", "coffee.jpg"].map((name) => path.join(photosDir, name));
+// A standard book needs at least five photos (SPEC section 5): two more real ones.
+const MORE_PHOTOS = ["chelsea-444-baseline.jpg", "coffee-420-baseline.jpg"].map((name) => path.join(root, "test/fixtures/images", name));
 const SKETCH_TIMEOUT_MS = 180_000;
 const STEP_TIMEOUT_MS = 20_000;
 
@@ -59,7 +61,7 @@ async function waitForToast(text: string) {
 }
 
 describe("book flow", () => {
-  it("creates a book, turns three photos into sketches and orders the printed book", async () => {
+  it("creates a book, turns five photos into sketches and orders the printed book", async () => {
     // 1. The hidden inline mode of the landing page.
     await page.goto("/?mode=create");
     await page.getByRole("heading", { name: "Create Your Custom Coloring Book" }).waitFor();
@@ -91,10 +93,10 @@ describe("book flow", () => {
 
     chooser = page.waitForEvent("filechooser");
     await dropzone.click();
-    await (await chooser).setFiles(PHOTOS);
+    await (await chooser).setFiles([...PHOTOS, ...MORE_PHOTOS]);
     await waitForToast("Images uploaded successfully!");
     const uploaded = page.getByRole("region", { name: "Your photos" }).getByRole("listitem");
-    expect(await uploaded.count()).toBe(3);
+    expect(await uploaded.count()).toBe(5);
     await page.getByRole("img", { name: "chelsea.jpg" }).waitFor();
     await screenshot("03-upload-done");
 
@@ -108,9 +110,9 @@ describe("book flow", () => {
 
     await page
       .getByText("Ready", { exact: true })
-      .nth(2)
+      .nth(4)
       .waitFor({ timeout: SKETCH_TIMEOUT_MS });
-    expect(await page.getByText("Ready", { exact: true }).count()).toBe(3);
+    expect(await page.getByText("Ready", { exact: true }).count()).toBe(5);
     await page.getByRole("img", { name: "Sketch of coffee.jpg" }).waitFor();
     await page.getByRole("button", { name: "Select High Quality Only" }).waitFor();
     await screenshot("05-preview-ready");
@@ -123,9 +125,9 @@ describe("book flow", () => {
     for (const name of ["astronaut.jpg", "chelsea.jpg", "coffee.jpg"]) {
       await expect.poll(() => page.getByRole("checkbox", { name: `Select ${name}` }).isChecked()).toBe(true);
     }
-    await page.getByRole("button", { name: "Selected (3)" }).waitFor();
+    await page.getByRole("button", { name: "Selected (5)" }).waitFor();
     const pages = page.getByText("Estimated pages").locator("xpath=following-sibling::dd");
-    expect(await pages.textContent()).toBe("5");
+    expect(await pages.textContent()).toBe("7");
     await screenshot("06-preview-selected");
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot("06m-preview-selected-phone");
@@ -135,7 +137,7 @@ describe("book flow", () => {
     await page.getByRole("button", { name: "Create My Book" }).click();
     await page.waitForURL(`**/book/${bookId}/order`);
     await page.getByRole("heading", { name: "Order your printed book" }).waitFor();
-    await page.getByText("5 (3 sketches + title and dedication)").waitFor();
+    await page.getByText("7 (5 sketches + title and dedication)").waitFor();
 
     await page.getByRole("button", { name: "Complete Order" }).click();
     for (const message of ["First name is required", "Last name is required", "Invalid email address", "Address is required", "City is required", "ZIP code is required", "Country is required"]) {
@@ -161,14 +163,22 @@ describe("book flow", () => {
     await screenshot("08m-order-quote-phone");
     await page.setViewportSize({ width: 1280, height: 900 });
 
+    // The order page pays through the provider: here the local test checkout plays Stripe.
     await page.getByRole("button", { name: "Complete Order" }).click();
+    await page.waitForURL(/\/test-checkout\/cs_local_/);
+    await page.getByText("Test payment", { exact: true }).waitFor();
+    expect(await page.getByTestId("test-checkout-total").textContent()).toBe("£19.99");
+    await screenshot("09a-test-checkout");
+    await page.getByRole("button", { name: "Pay £19.99" }).click();
+    await page.waitForURL(new RegExp(`/book/${bookId}/order\\?session_id=cs_local_`));
     await page.getByRole("heading", { name: "Order Confirmed" }).waitFor();
+    await waitForToast("Your order has been placed successfully.");
     const orderNumber = await page.getByText("Order number").locator("xpath=following-sibling::dd").textContent();
     expect(orderNumber?.trim()).toMatch(/\S{4,}/);
     await page.getByText("Total paid").waitFor();
     await page.getByText("Estimated delivery").waitFor();
     await page.getByRole("button", { name: "Track Your Order" }).waitFor();
-    await page.getByRole("button", { name: "Create Another Book" }).waitFor();
+    await page.getByRole("link", { name: "Create Another Book" }).waitFor();
     await screenshot("09-order-confirmed");
   });
 
