@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { readUploadFileRequest } from "~/server/data-url-upload.server";
+import { readDataUrlUpload, uploadFileFieldsSchema } from "~/server/data-url-upload.server";
 import { database } from "~/server/db.server";
 import { methodNotAllowed, requireMethod } from "~/server/http.server";
 import { uploadToTicket } from "~/server/upload-tickets.server";
@@ -8,8 +8,8 @@ import { uploadToTicket } from "~/server/upload-tickets.server";
 export async function action({ request, context }: ActionFunctionArgs) {
   requireMethod(request, ["POST"]);
   const { env } = context.cloudflare;
-  const { presignedUrl, source } = await readUploadFileRequest(request);
-  const result = await uploadToTicket(env, database(env.DB), context.sessionId, presignedUrl, source, new Date());
+  const { fields, source } = await readDataUrlUpload(request, uploadFileFieldsSchema);
+  const result = await uploadToTicket(env, database(env.DB), context.sessionId, fields.presignedUrl, source, new Date());
   return json(result);
 }
 

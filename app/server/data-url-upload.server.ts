@@ -12,9 +12,14 @@ import { API_MESSAGES, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILE_BODY_BYTES, MESSAGES, P
 import { jsonError, validationError } from "./http.server";
 import { readStreamUpTo, type UploadSource } from "./upload-tickets.server";
 
-/** The fields of the body other than imageData, which is checked as bytes below. */
+/** POST /api/upload-file: the fields other than imageData, which is checked as bytes below. */
 export const uploadFileFieldsSchema = z.object({
   presignedUrl: z.string().min(1).max(2000),
+  filename: z.string().max(1000).optional(),
+});
+
+/** POST /api/convert-sketch (the older free-preview call): just the file. */
+export const convertSketchFieldsSchema = z.object({
   filename: z.string().max(1000).optional(),
 });
 
@@ -22,12 +27,16 @@ export const uploadFileFieldsSchema = z.object({
 const MAX_SMALL_FIELD_BYTES = 8 * 1024;
 const DATA_URL_PATTERN = /^data:[a-z0-9.+/-]*(;[a-z0-9=.+-]*)*;base64,/i;
 
-export interface UploadFileRequest {
-  presignedUrl: string;
+export interface DataUrlUpload<Fields> {
+  fields: Fields;
   source: UploadSource;
 }
 
-export async function readUploadFileRequest(request: Request): Promise<UploadFileRequest> {
+/** A JSON body carrying `imageData` (a data URL) and small fields checked by `schema`. */
+export async function readDataUrlUpload<Fields extends { filename?: string }>(
+  request: Request,
+  schema: z.ZodType<Fields, z.ZodTypeDef, unknown>,
+): Promise<DataUrlUpload<Fields>> {
   const tooLarge = () => jsonError(413, MESSAGES.previewTooLarge);
   if (Number(request.headers.get("Content-Length")) > MAX_UPLOAD_FILE_BODY_BYTES) throw tooLarge();
   const body = await readStreamUpTo(request.body, MAX_UPLOAD_FILE_BODY_BYTES, tooLarge);
@@ -44,7 +53,7 @@ export async function readUploadFileRequest(request: Request): Promise<UploadFil
     if (range.end - range.start > MAX_SMALL_FIELD_BYTES) throw jsonError(400, API_MESSAGES.invalidJson);
     small[name] = JSON.parse(new TextDecoder().decode(body.subarray(range.start, range.end)));
   }
-  const parsed = uploadFileFieldsSchema.safeParse(small);
+  const parsed = schema.safeParse(small);
   if (!parsed.success) throw validationError(parsed.error);
   if (!imageData || body[imageData.start] !== QUOTE) throw jsonError(400, PREVIEW_API_MESSAGES.invalidDataUrl);
 
@@ -56,7 +65,7 @@ export async function readUploadFileRequest(request: Request): Promise<UploadFil
   if (!match) throw jsonError(400, PREVIEW_API_MESSAGES.invalidDataUrl);
   const base64Start = start + match[0].length;
   return {
-    presignedUrl: parsed.data.presignedUrl,
+    fields: parsed.data,
     source: {
       filename: parsed.data.filename ?? null,
       async read() {

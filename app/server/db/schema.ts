@@ -85,7 +85,7 @@ export const uploads = sqliteTable(
     width: integer("width"),
     height: integer("height"),
     sketchKey: text("sketch_key"),
-    /** The R2 prefix of the conversion's debug planes (debug view, SPEC section 7). */
+    /** Set when the conversion stored debug planes: the key they are named after (debugKeysFor). */
     debugKey: text("debug_key"),
     status: text("status", { enum: UPLOAD_STATUSES }).notNull().default("ticketed"),
     /** Customer-facing reason of a failed conversion. */
