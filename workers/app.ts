@@ -1,10 +1,11 @@
 /**
  * The app Worker: Remix renders every page and every /api resource route.
  * Before Remix runs, the visitor's signed session cookie is resolved (or minted) so that every
- * loader and action finds `context.sessionId`.
+ * loader and action finds `context.sessionId`. The hourly Cron Trigger cleans up the free preview.
  */
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "@remix-run/dev/server-build";
+import { cleanUpFreePreviews } from "~/server/cleanup.server";
 import type { Env } from "~/server/env.server";
 import { MissingSessionSecretError, resolveVisitorSession } from "~/server/session.server";
 
@@ -30,5 +31,11 @@ export default {
     const withCookie = new Response(response.body, response);
     withCookie.headers.append("Set-Cookie", visitor.setCookie);
     return withCookie;
+  },
+
+  /** Cron Trigger (wrangler.toml [triggers]): free-preview uploads older than 24 hours go. */
+  async scheduled(controller: ScheduledController, env: Env): Promise<void> {
+    const report = await cleanUpFreePreviews(env, new Date(controller.scheduledTime));
+    console.log(`free-preview cleanup (${controller.cron})`, JSON.stringify(report));
   },
 } satisfies ExportedHandler<Env>;

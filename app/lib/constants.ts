@@ -289,3 +289,80 @@ export const CREATE_BOOK_LABELS = {
   backToHome: "Back to Home",
   createAnotherBook: "Create Another Book",
 } as const;
+
+// Free preview
+/** A presigned upload ticket (GET /api/upload-complete) can be used for this long. */
+export const UPLOAD_TICKET_TTL_SECONDS = 60 * 60;
+/** Free-preview uploads (not part of a book) and their sketches are deleted after this. */
+export const FREE_PREVIEW_RETENTION_HOURS = 24;
+/**
+ * Daily caps (per UTC day) that stop the free preview being scripted into a free sketch
+ * service. Each visitor gets FREE_PREVIEWS_PER_BROWSER in the browser; the server allows a few
+ * more per cookie session (a retry after a failure, a second tab) and per client address (a
+ * household behind one router).
+ */
+export const FREE_CONVERSIONS_PER_DAY_PER_SESSION = 5;
+export const FREE_CONVERSIONS_PER_DAY_PER_ADDRESS = 5;
+/** Tickets minted without a book type (the free preview asks for one at a time). */
+export const FREE_TICKETS_PER_DAY_PER_SESSION = 20;
+export const FREE_TICKETS_PER_DAY_PER_ADDRESS = 20;
+/** The base64 of a 15 MB file plus the JSON around it: the cap of POST /api/upload-file. */
+export const MAX_UPLOAD_FILE_BODY_BYTES = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 64 * 1024;
+
+export const PREVIEW_MESSAGES = {
+  multipleFilesTitle: "Multiple Files Selected",
+  invalidFileTypeTitle: "Invalid file type",
+  conversionFailedTitle: "Conversion Failed",
+  conversionTooLarge: "Image file is too large. Please try a smaller image.",
+  conversionServerError: (detail: string) => `Server error: ${detail}`,
+  conversionTryAnother: "Please try again with a different image.",
+  uploadErrorTitle: "Upload Error",
+  uploadToStorageFailed: "Failed to upload file to S3.",
+  uploadProcessFailed: "Failed to process upload. Please try again.",
+  conversionErrorTitle: "Conversion Error",
+  conversionErrorDefault: "Failed to convert image. Please try again later.",
+  convertedTitle: "Image Converted!",
+  convertedDescription: "Your photo is now a coloring page. Drag the slider to compare.",
+  alreadyUsedTitle: "You've Already Used Your Free Preview",
+  alreadyUsedText:
+    "Each browser gets one free sketch. Choose a plan to turn up to 50 of your photos into a printed coloring book.",
+} as const;
+
+export const PREVIEW_LABELS = {
+  pageTitle: "Free Sketch Preview",
+  heading: "Try it free: one photo, one coloring page",
+  intro:
+    "Upload a photo and see it as a black-and-white coloring page in seconds. No account, no payment.",
+  dropzoneTitle: "Drop a photo here, or click to choose one",
+  dropzoneHint: "JPG, PNG or WebP, one photo, up to 15 MB",
+  chooseAnother: "Choose another photo",
+  convert: "Convert to Sketch",
+  converting: "Converting...",
+  yourPhoto: "Your photo",
+  yourSketch: "Your sketch",
+  ctaHeading: "Love it? Make a whole book.",
+  ctaText: "Turn up to 50 family photos into a printed coloring book with your own title and dedication.",
+  createFullBook: "Create a Full Book",
+  seePlans: "See Plans & Prices",
+  choosePlan: "Choose a Plan",
+  backToHome: "Back to Home",
+  debugHeading: "Debug view of the last conversion",
+  debugInput: "Input grey plane (kernel size)",
+  debugMask: "Edge and line mask",
+  debugPage: "Final page",
+} as const;
+
+/** Answers of the upload-ticket, conversion and debug calls that SPEC has no text for. */
+export const PREVIEW_API_MESSAGES = {
+  invalidCount: `count must be a whole number from 1 to ${MAX_PHOTOS_PER_BOOK}.`,
+  invalidBookType: "bookType must be standard or premium.",
+  invalidSessionId: "sessionId must be at most 100 characters.",
+  ticketAlreadyUsed: "This upload link has already been used. Please request a new one.",
+  emptyUpload: "The uploaded file is empty.",
+  invalidDataUrl: "imageData must be a base64 data URL of an image.",
+  notUploadedYet: "This photo has not been uploaded yet.",
+  tooManyRequests: "Too many requests. Please wait a minute and try again.",
+  dailyConversionLimit:
+    "You have used today's free sketches. Please come back tomorrow, or choose a plan to make a whole book.",
+  dailyTicketLimit: "Too many free uploads today. Please come back tomorrow, or choose a plan to make a whole book.",
+} as const;

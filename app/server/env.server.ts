@@ -17,6 +17,15 @@ export interface Env {
    * outside development and tests, so one wrong variable in a deploy cannot give books away.
    */
   LOCAL_TEST_CHECKOUT?: string;
+  /** Burst limit of the free preview (wrangler.toml [[ratelimits]]); keys are ours to choose. */
+  PREVIEW_LIMITER?: RateLimit;
+  /** "on" shows the debug view of the last conversion in production (always on locally). */
+  DEBUG_VIEW?: string;
+  /**
+   * Overrides FREE_CONVERSIONS_PER_DAY_PER_ADDRESS and FREE_TICKETS_PER_DAY_PER_ADDRESS: the
+   * browser tests are many visitors behind one address (127.0.0.1).
+   */
+  PREVIEW_DAILY_LIMIT_PER_ADDRESS?: string;
 }
 
 export function isLocalEnvironment(env: Pick<Env, "APP_ENV">): boolean {

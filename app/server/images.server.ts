@@ -168,7 +168,7 @@ async function insertImagesIfRoom(db: Database, bookId: number, originals: Store
 }
 
 /** The file name as the visitor knows it: no folders (old browsers send a path), bounded. */
-function displayName(filename: string): string {
+export function displayName(filename: string): string {
   const base = filename.slice(Math.max(filename.lastIndexOf("/"), filename.lastIndexOf("\\")) + 1).trim();
   return (base || "image").slice(0, 255);
 }

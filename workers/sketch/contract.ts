@@ -13,16 +13,29 @@ export interface ConvertResult {
   qualityScore: number;
   width: number;
   height: number;
+  /** Only when asked for with `debug`: the intermediate planes, stored as PNGs in R2. */
+  debug?: DebugPlaneKeys;
+}
+
+export interface ConvertOptions {
+  /** Also store the input grey plane (at kernel size) and the edge/line mask (debug view). */
+  debug?: boolean;
+}
+
+export interface DebugPlaneKeys {
+  imageKey: string;
+  maskKey: string;
 }
 
 /** The sketch Worker's RPC entrypoint (service binding SKETCHER, entrypoint "Sketcher"). */
 export interface SketcherRpc {
   /** Converts an original already stored in R2 and stores the sketch; used by the free preview. */
-  convert(originalKey: string): Promise<ConvertResult>;
+  convert(originalKey: string, options?: ConvertOptions): Promise<ConvertResult>;
 }
 
 export const ORIGINALS_PREFIX = "originals/";
 export const SKETCHES_PREFIX = "sketches/";
+export const DEBUG_PREFIX = "debug/";
 
 /**
  * The sketch of an original always lives at the same key, so converting the same image twice
@@ -31,4 +44,10 @@ export const SKETCHES_PREFIX = "sketches/";
 export function sketchKeyFor(originalKey: string): string {
   const name = originalKey.slice(originalKey.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
   return `${SKETCHES_PREFIX}${name}.png`;
+}
+
+/** Where a debug conversion of an original keeps its intermediate planes (overwritten on a re-run). */
+export function debugKeysFor(originalKey: string): DebugPlaneKeys {
+  const name = originalKey.slice(originalKey.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
+  return { imageKey: `${DEBUG_PREFIX}${name}-image.png`, maskKey: `${DEBUG_PREFIX}${name}-mask.png` };
 }

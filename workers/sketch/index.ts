@@ -5,7 +5,9 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { DEAD_LETTER_QUEUE, handleDeadLetters, handleSketchJobs, SKETCH_QUEUE, type SketchEnv } from "./consumer";
-import type { ConvertResult, SketcherRpc, SketchJob } from "./contract";
+import { PREVIEW_MESSAGES } from "../../app/lib/constants";
+import type { ConvertOptions, ConvertResult, SketcherRpc, SketchJob } from "./contract";
+import { isPermanent } from "./errors";
 import { convertOriginal } from "./pipeline";
 
 export type { SketchEnv } from "./consumer";
@@ -13,10 +15,18 @@ export type { SketchEnv } from "./consumer";
 export class Sketcher extends WorkerEntrypoint<SketchEnv> implements SketcherRpc {
   /**
    * Converts an original already in R2 and stores its sketch at sketchKeyFor(originalKey).
-   * Throws with a customer-readable message when the photo cannot be converted.
+   * Throws with a customer-readable message when the photo cannot be converted; anything
+   * else (a bug, storage trouble) is logged here and reaches the caller as a generic message.
+   * `debug` also stores the intermediate planes for the debug view.
    */
-  async convert(originalKey: string): Promise<ConvertResult> {
-    return convertOriginal(this.env.IMAGES, originalKey);
+  async convert(originalKey: string, options: ConvertOptions = {}): Promise<ConvertResult> {
+    try {
+      return await convertOriginal(this.env.IMAGES, originalKey, { debug: options.debug === true });
+    } catch (error) {
+      if (isPermanent(error)) throw error;
+      console.error("free preview conversion failed", originalKey, error);
+      throw new Error(PREVIEW_MESSAGES.conversionErrorDefault);
+    }
   }
 }
 

@@ -6,7 +6,8 @@
  * file bytes and the decoded RGBA (4 bytes per pixel, the biggest buffers) are locals of
  * loadGray and become garbage as soon as the one-byte grey plane exists.
  */
-import { sketchKeyFor, type ConvertResult } from "./contract";
+import { sketchKeyFor, type ConvertOptions, type ConvertResult } from "./contract";
+import { storeDebugPlanes } from "./debug";
 import { decodeToGrayPlane } from "./decode";
 import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
@@ -18,16 +19,23 @@ import { measureQuality } from "./quality";
  * key is derived from the original's key, so a repeat (a redelivered message, a double click)
  * costs one HEAD request and changes nothing.
  */
-export async function convertOriginal(bucket: R2Bucket, originalKey: string): Promise<ConvertResult> {
+export async function convertOriginal(
+  bucket: R2Bucket,
+  originalKey: string,
+  options: ConvertOptions = {},
+): Promise<ConvertResult> {
   const sketchKey = sketchKeyFor(originalKey);
-  const existing = await storedSketch(bucket, sketchKey);
+  // A debug run always renders: the intermediate planes are not kept with the sketch.
+  const existing = options.debug ? null : await storedSketch(bucket, sketchKey);
   if (existing) return { sketchKey, ...existing };
 
-  const { sketch, qualityScore } = renderSketch(await loadGray(bucket, originalKey));
+  const photo = await loadGray(bucket, originalKey);
+  const { sketch, qualityScore } = renderSketch(photo);
+  const debug = options.debug ? await storeDebugPlanes(bucket, originalKey, photo.gray, sketch) : undefined;
   const png = await encodeGrayPng(sketch);
   const result = { qualityScore, width: sketch.width, height: sketch.height };
   await storeSketch(bucket, sketchKey, png, result);
-  return { sketchKey, ...result };
+  return debug ? { sketchKey, ...result, debug } : { sketchKey, ...result };
 }
 
 interface LoadedPhoto {

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Pricing } from "../../lib/api-client";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 import { BOOK_TYPES, type BookType } from "../../lib/constants";
 
@@ -71,25 +71,63 @@ export const images = sqliteTable(
   ],
 );
 
-/** Presigned-ticket uploads of the free preview and the create-book page. */
+/**
+ * Presigned-ticket uploads of the free preview and the create-book page
+ * (app/server/upload-tickets.server.ts). A row is a ticket first, then an uploaded original,
+ * then (free preview) a converted one. Rows without a book are deleted after 24 hours.
+ */
 export const uploads = sqliteTable(
   "uploads",
   {
     key: text("key").primaryKey(),
+    /** The owner: the signed cookie session. */
     sessionId: text("session_id").notNull(),
+    /** SPEC's browser-side session id, for display and support only; never decides ownership. */
+    browserSessionId: text("browser_session_id"),
     bookType: text("book_type", { enum: BOOK_TYPES }),
     filename: text("filename"),
     size: integer("size"),
     mimeType: text("mime_type"),
-    sketchKey: text("sketch_key"),
     width: integer("width"),
     height: integer("height"),
+    sketchKey: text("sketch_key"),
+    /** Set when the conversion stored debug planes: the key they are named after (debugKeysFor). */
+    debugKey: text("debug_key"),
     status: text("status", { enum: UPLOAD_STATUSES }).notNull().default("ticketed"),
-    /** Set when a checkout turns this upload into an image of a book; such an upload is kept. */
+    /** Customer-facing reason of a failed conversion. */
+    error: text("error"),
+    /** Set when a checkout turns this upload into a book image; such rows are never cleaned up. */
     bookId: integer("book_id").references(() => books.id, { onDelete: "set null" }),
+    /** HMAC of the client address (never the address itself), for the per-address limits. */
+    clientHash: text("client_hash"),
+    /** When the ticket stops accepting an upload (null only on rows older than tickets). */
+    expiresAt: integer("expires_at", { mode: "timestamp" }),
+    convertedAt: integer("converted_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [index("uploads_session_idx").on(t.sessionId)],
+  (t) => [
+    index("uploads_session_idx").on(t.sessionId),
+    index("uploads_created_idx").on(t.createdAt),
+    index("uploads_book_idx").on(t.bookId),
+  ],
+);
+
+export const USAGE_ACTIONS = ["free-conversion", "free-ticket"] as const;
+export type UsageAction = (typeof USAGE_ACTIONS)[number];
+
+/**
+ * Daily counters behind the free preview's abuse limits: one row per action, subject (a cookie
+ * session or a hashed client address) and UTC day, bumped by one guarded upsert.
+ */
+export const usageCounts = sqliteTable(
+  "usage_counts",
+  {
+    action: text("action", { enum: USAGE_ACTIONS }).notNull(),
+    subject: text("subject").notNull(),
+    day: text("day").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.action, t.subject, t.day] }), index("usage_counts_day_idx").on(t.day)],
 );
 
 /**
@@ -193,6 +231,7 @@ export const orders = sqliteTable(
 export type Book = typeof books.$inferSelect;
 export type Image = typeof images.$inferSelect;
 export type Upload = typeof uploads.$inferSelect;
+export type UsageCount = typeof usageCounts.$inferSelect;
 export type Checkout = typeof checkouts.$inferSelect;
 export type Quote = typeof quotes.$inferSelect;
 export type Order = typeof orders.$inferSelect;

@@ -1,0 +1,20 @@
+import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { database } from "~/server/db.server";
+import { convertUpload } from "~/server/free-preview.server";
+import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
+import { requesterOf } from "~/server/preview-limits.server";
+
+const convertImageSchema = z.object({ id: z.string().min(1).max(200) });
+
+/** SPEC: POST /api/convert-image { id } (the key of an uploaded ticket) → data.convertedImageUrl. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireMethod(request, ["POST"]);
+  const { env } = context.cloudflare;
+  const { id } = await readValidBody(request, convertImageSchema);
+  const requester = await requesterOf(env, request, context.sessionId);
+  const data = await convertUpload(env, database(env.DB), requester, id, new Date());
+  return json({ data });
+}
+
+export const loader = () => methodNotAllowed(["POST"]);

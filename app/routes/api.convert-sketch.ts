@@ -1,0 +1,36 @@
+import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { convertSketchFieldsSchema, readDataUrlUpload } from "~/server/data-url-upload.server";
+import { database } from "~/server/db.server";
+import { convertUpload } from "~/server/free-preview.server";
+import { methodNotAllowed, requireMethod } from "~/server/http.server";
+import { countDailyUse, requesterOf, requireWithinBurst } from "~/server/preview-limits.server";
+import { mintTickets, uploadToTicket } from "~/server/upload-tickets.server";
+
+/**
+ * SPEC's older free-preview call: POST /api/convert-sketch { imageData, filename } → { sketchUrl }.
+ * Ticket, upload and conversion in one request, through the same functions (and limits) as the
+ * three calls of the current flow.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireMethod(request, ["POST"]);
+  const { env } = context.cloudflare;
+  const db = database(env.DB);
+  const now = new Date();
+  const requester = await requesterOf(env, request, context.sessionId);
+  const { source } = await readDataUrlUpload(request, convertSketchFieldsSchema);
+  await requireWithinBurst(env, "free-ticket", requester);
+  await countDailyUse(env, db, "free-ticket", requester, now);
+  const [ticket] = await mintTickets(env, db, {
+    sessionId: context.sessionId,
+    browserSessionId: null,
+    bookType: null,
+    count: 1,
+    clientHash: requester.addressHash,
+    now,
+  });
+  const { key } = await uploadToTicket(env, db, context.sessionId, ticket.url, source, now);
+  const { convertedImageUrl } = await convertUpload(env, db, requester, key, now);
+  return json({ sketchUrl: convertedImageUrl });
+}
+
+export const loader = () => methodNotAllowed(["POST"]);

@@ -1,0 +1,13 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { database } from "~/server/db.server";
+import { latestDebugTimestamp } from "~/server/free-preview.server";
+import { methodNotAllowed } from "~/server/http.server";
+
+/** SPEC section 7: GET /api/debug-files → { latest }, the caller's own last free-preview conversion. */
+export async function loader({ context }: LoaderFunctionArgs) {
+  const { env } = context.cloudflare;
+  const latest = await latestDebugTimestamp(env, database(env.DB), context.sessionId);
+  return json({ latest }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export const action = () => methodNotAllowed(["GET"]);

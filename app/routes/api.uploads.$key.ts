@@ -1,0 +1,22 @@
+import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { database } from "~/server/db.server";
+import { methodNotAllowed, requireMethod } from "~/server/http.server";
+import { putUploadSource, uploadToTicket } from "~/server/upload-tickets.server";
+
+/** The signed URL of an upload ticket: PUT the raw file bytes (S3-like), once. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireMethod(request, ["PUT"]);
+  const { env } = context.cloudflare;
+  const ticketUrl = new URL(request.url);
+  const result = await uploadToTicket(
+    env,
+    database(env.DB),
+    context.sessionId,
+    ticketUrl.pathname + ticketUrl.search,
+    putUploadSource(request),
+    new Date(),
+  );
+  return json(result);
+}
+
+export const loader = () => methodNotAllowed(["PUT"]);

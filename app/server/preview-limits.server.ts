@@ -1,0 +1,126 @@
+/**
+ * Abuse limits of the free preview, so it cannot be scripted into a free sketch service:
+ * - bursts: the Workers Rate Limiting binding PREVIEW_LIMITER (wrangler.toml), per cookie
+ *   session and per client address;
+ * - a daily count in D1 (usage_counts), per cookie session and per hashed client address.
+ * Over a limit the request is refused with 429, a clear message and Retry-After.
+ */
+import { sql } from "drizzle-orm";
+import {
+  FREE_CONVERSIONS_PER_DAY_PER_ADDRESS,
+  FREE_CONVERSIONS_PER_DAY_PER_SESSION,
+  FREE_TICKETS_PER_DAY_PER_ADDRESS,
+  FREE_TICKETS_PER_DAY_PER_SESSION,
+  PREVIEW_API_MESSAGES,
+} from "~/lib/constants";
+import type { Database } from "./db.server";
+import { usageCounts, type UsageAction } from "./db/schema";
+import type { Env } from "./env.server";
+import { jsonError } from "./http.server";
+import { hmacBase64Url } from "./signing.server";
+
+/** The period of PREVIEW_LIMITER's `simple` setting in wrangler.toml (the binding has no getter). */
+export const BURST_PERIOD_SECONDS = 60;
+/** Daily counters are kept this long, then the hourly cleanup drops them. */
+export const USAGE_RETENTION_DAYS = 2;
+
+/** Who is asking: the cookie session and a keyed hash of the client address. */
+export interface Requester {
+  sessionId: string;
+  addressHash: string;
+}
+
+/** Cloudflare sets CF-Connecting-IP on every request it forwards; a client cannot forge it there. */
+export async function requesterOf(env: Env, request: Request, sessionId: string): Promise<Requester> {
+  const address = request.headers.get("CF-Connecting-IP")?.trim() || "unknown";
+  // 128 bits of the HMAC: enough to keep addresses apart, useless for recovering one.
+  const addressHash = (await hmacBase64Url(env, `client-address|${address}`)).slice(0, 22);
+  return { sessionId, addressHash };
+}
+
+export function tooManyRequests(message: string, retryAfterSeconds: number): Response {
+  const response = jsonError(429, message);
+  response.headers.set("Retry-After", String(Math.max(1, Math.ceil(retryAfterSeconds))));
+  return response;
+}
+
+/** Throws 429 when this session or address has sent too many of `action` within the burst period. */
+export async function requireWithinBurst(env: Env, action: UsageAction, requester: Requester): Promise<void> {
+  const limiter = env.PREVIEW_LIMITER;
+  if (!limiter) return;
+  for (const key of [`${action}:session:${requester.sessionId}`, `${action}:address:${requester.addressHash}`]) {
+    const { success } = await limiter.limit({ key });
+    if (!success) throw tooManyRequests(PREVIEW_API_MESSAGES.tooManyRequests, BURST_PERIOD_SECONDS);
+  }
+}
+
+interface DailyLimits {
+  perSession: number;
+  perAddress: number;
+  message: string;
+}
+
+function dailyLimitsFor(env: Env, action: UsageAction): DailyLimits {
+  const addressOverride = Number(env.PREVIEW_DAILY_LIMIT_PER_ADDRESS);
+  const override = Number.isSafeInteger(addressOverride) && addressOverride > 0 ? addressOverride : null;
+  return action === "free-conversion"
+    ? {
+        perSession: FREE_CONVERSIONS_PER_DAY_PER_SESSION,
+        perAddress: override ?? FREE_CONVERSIONS_PER_DAY_PER_ADDRESS,
+        message: PREVIEW_API_MESSAGES.dailyConversionLimit,
+      }
+    : {
+        perSession: FREE_TICKETS_PER_DAY_PER_SESSION,
+        perAddress: override ?? FREE_TICKETS_PER_DAY_PER_ADDRESS,
+        message: PREVIEW_API_MESSAGES.dailyTicketLimit,
+      };
+}
+
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+function secondsUntilNextUtcDay(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return (next - now.getTime()) / 1000;
+}
+
+/**
+ * Counts `amount` uses of `action` for today (UTC) against the session's and the address's
+ * daily limits, or throws 429 and counts nothing. Each counter moves by one guarded upsert, so
+ * concurrent requests cannot both take the last slot.
+ */
+export async function countDailyUse(
+  env: Env,
+  db: Database,
+  action: UsageAction,
+  requester: Requester,
+  now: Date,
+  amount = 1,
+): Promise<void> {
+  const limits = dailyLimitsFor(env, action);
+  const day = utcDay(now);
+  const refuse = () => tooManyRequests(limits.message, secondsUntilNextUtcDay(now));
+  const session = `session:${requester.sessionId}`;
+  if (!(await bump(db, action, session, day, amount, limits.perSession))) throw refuse();
+  if (!(await bump(db, action, `address:${requester.addressHash}`, day, amount, limits.perAddress))) {
+    // The address is spent: give the session back what it was charged for a refused request.
+    await db.run(sql`UPDATE usage_counts SET count = count - ${amount}
+      WHERE action = ${action} AND subject = ${session} AND day = ${day}`);
+    throw refuse();
+  }
+}
+
+async function bump(db: Database, action: UsageAction, subject: string, day: string, amount: number, limit: number) {
+  if (amount > limit) return false;
+  const rows = await db
+    .insert(usageCounts)
+    .values({ action, subject, day, count: amount })
+    .onConflictDoUpdate({
+      target: [usageCounts.action, usageCounts.subject, usageCounts.day],
+      set: { count: sql`${usageCounts.count} + excluded.count` },
+      setWhere: sql`${usageCounts.count} + excluded.count <= ${limit}`,
+    })
+    .returning({ count: usageCounts.count });
+  return rows.length > 0;
+}

@@ -1,0 +1,57 @@
+/**
+ * The debug view's planes (SPEC section 7): what the kernel started from and where it drew.
+ * Built beside the kernel from its input and output, so kernel.ts stays untouched:
+ * - image: the decoded grey plane area-reduced to the page's size (what the kernel works at);
+ * - mask: black where the finished page has ink (the kept lines), grey where the input has a
+ *   strong edge (3x3 Sobel above the kernel's edgeLow) that left no ink, white elsewhere.
+ * Only made when asked for (debug conversions of the free preview), never for book photos.
+ */
+import { debugKeysFor, type DebugPlaneKeys } from "./contract";
+import { encodeGrayPng } from "./encode";
+import { areaResize, SKETCH_TUNING, type GrayPlane } from "./kernel";
+
+const LINE = 0;
+const EDGE_WITHOUT_INK = 170;
+const PAPER = 255;
+
+export async function storeDebugPlanes(
+  bucket: R2Bucket,
+  originalKey: string,
+  gray: GrayPlane,
+  page: GrayPlane,
+): Promise<DebugPlaneKeys> {
+  const keys = debugKeysFor(originalKey);
+  const input = gray.width === page.width && gray.height === page.height ? gray : areaResize(gray, page.width, page.height);
+  const image = await encodeGrayPng(input);
+  await bucket.put(keys.imageKey, image, { httpMetadata: { contentType: "image/png" } });
+  const mask = await encodeGrayPng(edgeAndLineMask(input, page));
+  await bucket.put(keys.maskKey, mask, { httpMetadata: { contentType: "image/png" } });
+  return keys;
+}
+
+/** See the module comment; `input` and `page` have the same size. */
+export function edgeAndLineMask(input: GrayPlane, page: GrayPlane): GrayPlane {
+  const { width, height, data } = input;
+  const mask = new Uint8Array(width * height).fill(PAPER);
+  const threshold = SKETCH_TUNING.edgeLow ** 2;
+  for (let y = 0; y < height; y++) {
+    const up = (y > 0 ? y - 1 : y) * width;
+    const row = y * width;
+    const down = (y + 1 < height ? y + 1 : y) * width;
+    for (let x = 0; x < width; x++) {
+      const i = row + x;
+      if (page.data[i] < SKETCH_TUNING.markLevel) {
+        mask[i] = LINE;
+        continue;
+      }
+      const left = x > 0 ? x - 1 : x;
+      const right = x + 1 < width ? x + 1 : x;
+      const gx =
+        data[up + right] + 2 * data[row + right] + data[down + right] - data[up + left] - 2 * data[row + left] - data[down + left];
+      const gy =
+        data[down + left] + 2 * data[down + x] + data[down + right] - data[up + left] - 2 * data[up + x] - data[up + right];
+      if (gx * gx + gy * gy > threshold) mask[i] = EDGE_WITHOUT_INK;
+    }
+  }
+  return { data: mask, width, height };
+}
