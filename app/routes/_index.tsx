@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useSearchParams } from "@remix-run/react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { BeforeAfter } from "~/components/before-after";
-import { CreateBookForm } from "~/components/book-form";
 import { buttonStyles } from "~/components/button-styles";
 import { ExampleGallery } from "~/components/example-gallery";
 import { BookIcon, CheckIcon, ImageIcon, UploadIcon } from "~/components/icons";
@@ -53,6 +53,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 
 /** SPEC section 1: the hidden inline mode, reachable only by this query, never from the page's controls. */
 const INLINE_CREATE_MODE = "create";
+/**
+ * Loaded only in that mode: the form brings its validation libraries (about 30 KB gzipped),
+ * which every other visitor of the landing page would download for nothing. It is drawn in
+ * the browser only (InlineCreateForm), so it never shows before it can validate and submit.
+ */
+const CreateBookForm = lazy(() => import("~/components/book-form").then((module) => ({ default: module.CreateBookForm })));
 
 const STEPS = [
   {
@@ -219,7 +225,7 @@ function Hero({ inlineCreate }: { inlineCreate: boolean }) {
           <p className="mt-4 text-sm text-gray-500">One photo, free, no account needed.</p>
         </div>
         {inlineCreate ? (
-          <CreateBookForm />
+          <InlineCreateForm />
         ) : (
           <figure className="mx-auto w-full" style={{ maxWidth: heroFrameWidth }}>
             <BeforeAfter
@@ -237,5 +243,21 @@ function Hero({ inlineCreate }: { inlineCreate: boolean }) {
         )}
       </div>
     </section>
+  );
+}
+
+function InlineCreateForm() {
+  const [inBrowser, setInBrowser] = useState(false);
+  useEffect(() => setInBrowser(true), []);
+  const placeholder = (
+    <div className="flex min-h-96 items-center justify-center rounded-2xl border border-gray-200 bg-white text-gray-500">
+      Loading the form…
+    </div>
+  );
+  if (!inBrowser) return placeholder;
+  return (
+    <Suspense fallback={placeholder}>
+      <CreateBookForm />
+    </Suspense>
   );
 }

@@ -193,7 +193,13 @@ describe("landing page", () => {
     expect(alts).toHaveLength(GALLERY_EXAMPLE_COUNT);
     for (const alt of alts) expect(alt).toMatch(/^Coloring page sketch of /);
     const strip = page.getByTestId("example-gallery").locator("> div");
+    const playState = () => strip.evaluate((element) => getComputedStyle(element).animationPlayState);
     expect(await strip.evaluate((element) => getComputedStyle(element).animationName)).toBe("gallery-scroll");
+    expect(await playState()).toBe("running");
+    await page.getByRole("button", { name: "Pause the gallery" }).click();
+    expect(await playState()).toBe("paused");
+    await page.getByRole("button", { name: "Play the gallery" }).click();
+    expect(await playState()).toBe("running");
     await context?.close();
 
     const still = await openPage(1280, { reducedMotion: "reduce" });
@@ -229,6 +235,24 @@ describe("landing page", () => {
     expect(new URL(page.url()).pathname).toBe("/preview-test");
   });
 
+  it("still opens the hidden inline create form at /?mode=create, loaded only there", async () => {
+    const page = await openPage();
+    const scripts: string[] = [];
+    page.on("request", (request) => request.resourceType() === "script" && scripts.push(request.url()));
+    await page.goto("/");
+    await waitForStats(page);
+    const landingScripts = scripts.splice(0);
+
+    await page.goto("/?mode=create");
+    await page.getByRole("heading", { name: "Create Your Custom Coloring Book" }).waitFor();
+    // Client-side validation answers, so the lazily loaded form has hydrated.
+    await page.getByRole("button", { name: "Continue to Upload Images" }).click();
+    await page.getByText("Book title is required").waitFor();
+    const formScripts = scripts.filter((url) => !landingScripts.includes(url));
+    expect(formScripts.length).toBeGreaterThan(0);
+    expect(await page.getByRole("slider").count()).toBe(0);
+  });
+
   it("looks right at 1280 and 375 px wide (screenshots for a human)", async () => {
     for (const width of [1280, 375]) {
       const page = await openPage(width);
@@ -238,7 +262,8 @@ describe("landing page", () => {
       await page.evaluate(() => window.scrollTo(0, 0));
       // No part of the page may be wider than the screen (a sideways-scrolling phone page).
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
-      await page.screenshot({ path: path.join(screenshotsDir, `landing-${width}.png`), fullPage: true });
+      // The drifting gallery is shown at its start: a full-page capture of a moving strip tears.
+      await page.screenshot({ path: path.join(screenshotsDir, `landing-${width}.png`), fullPage: true, animations: "disabled" });
       await context?.close();
       context = undefined;
     }
