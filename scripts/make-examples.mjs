@@ -2,10 +2,11 @@
 // engine makes of it) and its social preview card, written into public/. Run by hand when the
 // engine changes; the output is committed (the page never links to images outside the site).
 //
-// Photos (all real photographs): two of test/fixtures/photos, a motorcycle from Debian's
-// python3-skimage and two photographs from plasma-workspace-wallpapers. Put the two packages
-// next to the repo first (`apt-get download python3-skimage plasma-workspace-wallpapers`, or
-// leave them in /tmp or the apt cache); they are unpacked into .cache/ as bench/run.mjs does.
+// Photos (all real photographs, each free to use): two of test/fixtures/photos, a rocket launch
+// from Debian's python3-skimage and two photographs from plasma-workspace-wallpapers. Put the
+// two packages next to the repo first (`apt-get download python3-skimage
+// plasma-workspace-wallpapers`, or leave them in /tmp or the apt cache); they are unpacked into
+// .cache/ as bench/run.mjs does.
 // Each sketch goes through the Worker's own code (decodeToGray + renderSketch), at print size,
 // and is then shrunk with the photo to the web size.
 import { execFileSync } from "node:child_process";
@@ -39,7 +40,7 @@ const EXAMPLES = [
   { slug: "boats", source: () => wallpaper("EveningGlow") }, // Ian Hex, LGPL-3 (KDE)
   { slug: "cat", source: () => join(fixtures, "chelsea.jpg") }, // Stefan van der Walt, CC0
   { slug: "astronaut", source: () => join(fixtures, "astronaut.jpg") }, // NASA, public domain
-  { slug: "motorcycle", source: () => skimage("motorcycle_left.png") }, // Middlebury stereo set, skimage data
+  { slug: "rocket", source: () => skimage("rocket.jpg") }, // SpaceX, public domain
   { slug: "cups", source: () => wallpaper("ColorfulCups") }, // Dmitri Popov, LGPL-3 (KDE)
 ];
 /** The pair the social preview card is made of. */

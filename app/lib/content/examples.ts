@@ -29,7 +29,7 @@ export const EXAMPLES: readonly ExamplePair[] = [
   pair("boats", "Boats at sunset", "wooden rowing boats pulled up on a lake shore at sunset", 800, 500),
   pair("cat", "The family cat", "a tabby cat looking into the camera", 451, 300),
   pair("astronaut", "A proud portrait", "a smiling astronaut in her spacesuit beside a flag and a shuttle model", 512, 512),
-  pair("motorcycle", "Dad's motorbike", "a motorcycle parked in a workshop", 741, 500),
+  pair("rocket", "Launch day", "a rocket on its launch pad between two towers", 640, 427),
   pair("cups", "Party cups", "rows of stacked paper cups seen from above", 800, 500),
 ];
 
