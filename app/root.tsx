@@ -7,7 +7,7 @@ import { ensureBrowserSessionId } from "~/lib/browser-session";
 import { SHOP_NAME, SHOP_TAGLINE } from "~/lib/constants";
 import stylesheet from "~/tailwind.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }, { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export const COPYRIGHT_YEAR = 2025;
 export const CONTACT_EMAIL = "hello@coloringbook.example";

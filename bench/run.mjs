@@ -1,4 +1,5 @@
-// `npm run bench`: the whole sketch job (decode → resize → kernel → encode) on real photos, a
+// `npm run bench`: the landing page's JS and CSS sizes (bench/bundle-size.mjs, from the last
+// `npm run build`), then the whole sketch job (decode → resize → kernel → encode) on real photos, a
 // table per stage with MP/s and peak memory, OpenCV's one-thread run of the same recipe side by
 // side when /usr/bin/python3 has cv2, and a contact sheet of photo/sketch pairs.
 //
@@ -15,6 +16,7 @@ import { runInNewContext } from "node:vm";
 import { build } from "esbuild";
 import { wasmAsModule } from "./wasm-as-module.mjs";
 import { measureJobMemory } from "./memory.mjs";
+import { printLandingBundle } from "./bundle-size.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
@@ -122,6 +124,10 @@ if (option("--image")) {
   if (option("--json")) writeFileSync(resolve(option("--json")), JSON.stringify(figures, null, 2) + "\n");
   process.exit(0);
 }
+
+// ---- the landing page's download size (the single-photo mode above prints only its JSON) ----
+printLandingBundle(root);
+console.log("");
 
 // ---- the photo set ----
 const photos = [];

@@ -62,6 +62,13 @@ export interface Pricing {
   currency: string;
 }
 
+/** GET /api/get-stats: the landing page's counters (happyFamilies is shown as unique customers). */
+export interface ShopStats {
+  booksCreated: number;
+  happyFamilies: number;
+  photosConverted: number;
+}
+
 export interface QuoteResponse {
   success: boolean;
   pricing: Pricing;
@@ -139,6 +146,10 @@ function sendJson<T>(method: string, path: string, body?: unknown): Promise<T> {
 
 export function createBook(input: BookFormInput): Promise<BookDto> {
   return sendJson("POST", "/api/books", input);
+}
+
+export function getShopStats(): Promise<ShopStats> {
+  return request("/api/get-stats", { headers: { Accept: "application/json" } });
 }
 
 export function listBookImages(bookId: number): Promise<ImageDto[]> {

@@ -196,6 +196,34 @@ export const LABELS = {
   createAnotherBook: "Create Another Book",
 } as const;
 
+// Landing page
+/** GET /api/get-stats may be a minute old (browsers and the edge cache it). */
+export const STATS_CACHE_MAX_AGE_SECONDS = 60;
+/** Shown in each counter while the statistics load (SPEC section 1). */
+export const STATS_LOADING_TEXT = "...";
+export const STATS_LABELS = {
+  booksCreated: "Books created",
+  happyFamilies: "Unique customers",
+  photosConverted: "Photos converted",
+} as const;
+/** SPEC sections 1 and 9: six quotes, three a page, two pages; five gallery sketches. */
+export const TESTIMONIALS_PER_PAGE = 3;
+export const GALLERY_EXAMPLE_COUNT = 5;
+/** SPEC section 1's marketing copy (fixed text). */
+export const SHIPPING_COUNTRY_COUNT = 43;
+export const LANDING_HIGHLIGHTS = [
+  `Upload up to ${MAX_PHOTOS_PER_BOOK} photos`,
+  "Custom title and dedication",
+  "PDF formatting",
+  "Premium paper printing",
+  `Available in ${SHIPPING_COUNTRY_COUNT} countries`,
+] as const;
+export const SOCIAL_PREVIEW_IMAGE = "/og-image.png";
+export const LANDING_CTA = {
+  freePreview: "Try a free preview",
+  choosePlan: "Choose your book",
+} as const;
+
 /**
  * Messages of the JSON API that SPEC.md has no text for. Answers are
  * `{ message, fieldErrors? }` with a 4xx status; SPEC's own texts above are used wherever they exist.
