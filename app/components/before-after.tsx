@@ -76,7 +76,7 @@ export function BeforeAfter({
   return (
     <div
       ref={frameRef}
-      className="relative w-full touch-none select-none overflow-hidden rounded-xl bg-gray-100 shadow-sm ring-1 ring-gray-200"
+      className="relative w-full touch-pan-y select-none overflow-hidden rounded-xl bg-gray-100 shadow-sm ring-1 ring-gray-200"
       style={{ height }}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
