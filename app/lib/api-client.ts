@@ -97,12 +97,14 @@ export interface PaymentResult {
 
 export class ApiError extends Error {
   readonly status: number;
+  readonly statusText: string;
   readonly bodyText: string;
 
   constructor(status: number, statusText: string, bodyText: string) {
     super(`${status}: ${bodyText || statusText}`);
     this.name = "ApiError";
     this.status = status;
+    this.statusText = statusText;
     this.bodyText = bodyText;
   }
 
@@ -193,4 +195,113 @@ export function createOrder(input: {
 
 export function payForOrder(orderId: number, paymentMethod: "card"): Promise<PaymentResult> {
   return sendJson("POST", `/api/orders/${orderId}/payment`, { paymentMethod, paymentDetails: {} });
+}
+
+// Free preview and upload tickets (SPEC section 7).
+
+export interface UploadTicket {
+  /** Our own signed, expiring URL: PUT the file there, or name it as presignedUrl to upload-file. */
+  url: string;
+  key: string;
+}
+
+export interface UploadedFile {
+  key: string;
+  filename: string;
+  size: number;
+  width: number;
+  height: number;
+}
+
+/** GET /api/upload-complete: `count` tickets; bookType only on the create-book page. */
+export async function requestUploadTickets(
+  count: number,
+  sessionId: string,
+  bookType?: "standard" | "premium",
+): Promise<UploadTicket[]> {
+  const query = new URLSearchParams({ count: String(count), sessionId });
+  if (bookType) query.set("bookType", bookType);
+  const answer = await request<{ data: { urls: UploadTicket[] } }>(`/api/upload-complete?${query}`, {
+    headers: { Accept: "application/json" },
+  });
+  return answer.data.urls;
+}
+
+// Create book and payments (SPEC section 7).
+
+/**
+ * PUT one file to its ticket URL, as to an S3 presigned URL, reporting upload progress (fetch
+ * cannot). A failure is an ApiError carrying the status text SPEC's message shows.
+ */
+export function putFileToTicket(ticket: UploadTicket, file: File, onProgress: (fraction: number) => void): Promise<UploadedFile> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("PUT", ticket.url);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("Content-Type", file.type || "application/octet-stream");
+    xhr.setRequestHeader("X-Filename", encodeURIComponent(file.name));
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          resolve(JSON.parse(xhr.responseText) as UploadedFile);
+        } catch {
+          reject(new ApiError(xhr.status, "Unreadable answer", xhr.responseText));
+        }
+      } else {
+        reject(new ApiError(xhr.status, xhr.statusText || "Upload failed", xhr.responseText));
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, "Network error", ""));
+    xhr.send(file);
+  });
+}
+
+export interface BookDataInput {
+  sessionId: string;
+  bookType: BookType;
+  title: string;
+  customMessage?: string;
+  quantity: number;
+  nrPhotos: number;
+  newsletterSignup: boolean;
+  agreeToTerms: boolean;
+}
+
+export function recordBookData(input: BookDataInput): Promise<{ success: boolean; checkoutId: number }> {
+  return sendJson("POST", "/api/record-book-data", input);
+}
+
+export interface CheckoutAnswer {
+  url: string;
+  orderNumber: string;
+  orderId: number;
+}
+
+export function createCheckoutSession(input: {
+  bookType: BookType;
+  quantity: number;
+  title: string;
+  customMessage?: string;
+  filesCount: number;
+  sessionId: string;
+  newsletterSignup: boolean;
+  agreeToTerms: boolean;
+  uploadKeys: string[];
+  checkoutId?: number;
+}): Promise<CheckoutAnswer> {
+  return sendJson("POST", "/api/create-checkout-session", input);
+}
+
+export function retryPayment(input: {
+  sessionId: string;
+  bookType: BookType;
+  title: string;
+  filesCount: number;
+  quantity: number;
+  checkoutId?: number;
+}): Promise<CheckoutAnswer> {
+  return sendJson("POST", "/api/retry-payment", input);
 }

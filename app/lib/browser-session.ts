@@ -22,3 +22,21 @@ export function ensureBrowserSessionId(): string {
     return DEFAULT_SESSION_ID;
   }
 }
+
+/**
+ * SPEC section 4: after a payment (success page) and on "Back to Home" from the cancel page the
+ * browser starts a new session id, kept in browser storage and, for Back to Home, in a cookie.
+ * The signed server session (ownership of books and orders) is not touched.
+ */
+export function startNewBrowserSession({ alsoCookie = false } = {}): string {
+  const created = newBrowserSessionId();
+  try {
+    window.localStorage.setItem(SESSION_STORAGE_KEY, created);
+  } catch {
+    // Storage blocked (private mode): the id lives for this page only.
+  }
+  if (alsoCookie) {
+    document.cookie = `${SESSION_STORAGE_KEY}=${encodeURIComponent(created)}; Path=/; Max-Age=31536000; SameSite=Lax`;
+  }
+  return created;
+}
