@@ -9,7 +9,10 @@ import { ensureBrowserSessionId } from "~/lib/browser-session";
 import { SHOP_NAME, SHOP_TAGLINE } from "~/lib/constants";
 import stylesheet from "~/tailwind.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 // The default for routes without their own meta (a route's meta replaces this one, it does not add to it).
 export const meta: MetaFunction = () => [

@@ -13,7 +13,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
         <p className="leading-relaxed text-gray-700">{document.intro}</p>
         <nav aria-label="Contents" className="mt-8 rounded-xl border border-gray-200 bg-white p-5">
           <h2 className="text-sm font-semibold uppercase tracking-wide text-gray-500">Contents</h2>
-          <ol className="mt-3 grid list-inside list-decimal gap-1 text-sm sm:grid-cols-2">
+          <ol className="mt-3 list-inside list-decimal space-y-1 text-sm sm:columns-2">
             {document.sections.map((section) => (
               <li key={section.id}>
                 <a href={`#${section.id}`} className="text-brand-700 hover:underline">

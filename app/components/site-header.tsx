@@ -47,9 +47,12 @@ export function SiteHeader() {
           ))}
         </nav>
         <div className="flex items-center gap-2">
-          <Link to="/create-book" className={`${buttonStyles.primary} hidden sm:inline-flex`}>
-            {STOREFRONT_LABELS.createYourBook}
-          </Link>
+          {/* The wrapper hides it: buttonStyles' own inline-flex would beat a `hidden` on the link. */}
+          <div className="hidden sm:block">
+            <Link to="/create-book" className={buttonStyles.primary}>
+              {STOREFRONT_LABELS.createYourBook}
+            </Link>
+          </div>
           <button
             type="button"
             className="inline-flex h-10 w-10 items-center justify-center rounded-md text-gray-700 hover:bg-gray-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600 md:hidden"
