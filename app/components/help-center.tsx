@@ -47,7 +47,7 @@ export function CategoryCard({ category }: { category: HelpCategory }) {
   return (
     <Link
       to={helpHref(category)}
-      className="block rounded-xl border border-gray-200 bg-white p-5 shadow-sm transition hover:border-brand-300 hover:shadow-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600"
+      className="block rounded-xl border border-gray-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600"
     >
       <h3 className="font-semibold text-gray-900">{category.title}</h3>
       <p className="mt-1 text-sm text-gray-600">{category.description}</p>

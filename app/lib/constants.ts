@@ -241,7 +241,10 @@ export const TOAST_SWIPE_THRESHOLD_PX = 50;
 /** The cheapest book, for "from £19.99" texts. */
 export const LOWEST_BOOK_PRICE = Math.min(...Object.values(PLANS).map((plan) => plan.price));
 export const PREVIEW_FORMATS_TEXT = "JPG, PNG and WebP (GIF and BMP are accepted too)";
-/** Where we can deliver today (the delivery form) and where we plan to (SPEC's FAQ). */
+/** Where we can deliver today (the delivery form's countries) and where we plan to (SPEC's FAQ). */
+export const DELIVERY_COUNTRIES_TEXT = new Intl.ListFormat("en-GB", { type: "conjunction" }).format(
+  DELIVERY_COUNTRIES.map((code) => COUNTRY_NAMES[code]),
+);
 export const PLANNED_SHIPPING_REGIONS_TEXT = "Europe, the USA, Australia, Canada and Japan";
 
 /** How long we keep what customers give us: the FAQ, the help center and the privacy notice say the same. */

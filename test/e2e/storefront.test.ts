@@ -133,7 +133,7 @@ describe("FAQ", () => {
     await safety.click();
 
     await page.getByRole("button", { name: "Do you ship internationally?" }).click();
-    await page.getByText(/Today we deliver to United States, Canada, United Kingdom, Australia/).waitFor();
+    await page.getByText(/Today we deliver to United States, Canada, United Kingdom and Australia/).waitFor();
     await screenshotBothWidths("faq");
 
     expect(await page.getByRole("link", { name: "Get Started" }).getAttribute("href")).toBe("/create-book");
@@ -255,6 +255,23 @@ describe("page not found", () => {
     await page.getByRole("heading", { name: "Page Not Found" }).waitFor();
     await page.getByRole("button", { name: "Go Back" }).click();
     await page.waitForURL("**/faq");
+  });
+});
+
+describe("every storefront page", () => {
+  it("hydrates without a console error or an uncaught exception", async () => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
+    for (const url of ["/choose-plan", "/faq", "/help", "/help?category=privacy-security&article=photo-privacy", "/privacy", "/terms"]) {
+      await page.goto(url);
+      await page.waitForLoadState("networkidle");
+      const description = await metaDescription();
+      expect(description?.length, url).toBeGreaterThan(20);
+    }
+    expect(problems).toEqual([]);
   });
 });
 

@@ -5,8 +5,7 @@
 import {
   BOOK_PAGES_ADVERTISED,
   BOOK_SPECS,
-  COUNTRY_NAMES,
-  DELIVERY_COUNTRIES,
+  DELIVERY_COUNTRIES_TEXT,
   DELIVERY_RANGE_TEXT,
   LOWEST_BOOK_PRICE,
   MAX_PHOTOS_PER_BOOK,
@@ -26,7 +25,6 @@ export interface FaqItem {
 }
 
 const { standard, premium } = PLANS;
-const deliveryCountries = DELIVERY_COUNTRIES.map((code) => COUNTRY_NAMES[code]).join(", ");
 
 export const FAQ_ITEMS: FaqItem[] = [
   {
@@ -100,7 +98,7 @@ export const FAQ_ITEMS: FaqItem[] = [
     id: "international",
     question: "Do you ship internationally?",
     answer: [
-      `Today we deliver to ${deliveryCountries}: these are the countries the delivery form offers.`,
+      `Today we deliver to ${DELIVERY_COUNTRIES_TEXT}: these are the countries the delivery form offers.`,
       `We are working on shipping to ${PLANNED_SHIPPING_REGIONS_TEXT} more widely. If your country is not in the list yet, write to us and we will tell you when it is.`,
     ],
   },

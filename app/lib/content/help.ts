@@ -5,8 +5,7 @@
 import {
   BOOK_SPECS,
   CONTACT_EMAIL,
-  COUNTRY_NAMES,
-  DELIVERY_COUNTRIES,
+  DELIVERY_COUNTRIES_TEXT,
   DELIVERY_RANGE_TEXT,
   MAX_PHOTOS_PER_BOOK,
   PLANNED_SHIPPING_REGIONS_TEXT,
@@ -32,7 +31,6 @@ export interface HelpCategory {
 }
 
 const { standard, premium } = PLANS;
-const deliveryCountries = DELIVERY_COUNTRIES.map((code) => COUNTRY_NAMES[code]).join(", ");
 
 export const HELP_CATEGORIES: HelpCategory[] = [
   {
@@ -108,7 +106,7 @@ export const HELP_CATEGORIES: HelpCategory[] = [
         title: "Countries we deliver to",
         tags: ["international", "countries", "country", "abroad", "europe", "japan"],
         body: [
-          `Today we deliver to ${deliveryCountries}.`,
+          `Today we deliver to ${DELIVERY_COUNTRIES_TEXT}.`,
           `We are working on shipping to ${PLANNED_SHIPPING_REGIONS_TEXT} more widely. If your country is missing, write to ${CONTACT_EMAIL} and we will let you know when we can deliver there.`,
         ],
       },

@@ -5,8 +5,7 @@
 import {
   BOOK_SPECS,
   CONTACT_EMAIL,
-  COUNTRY_NAMES,
-  DELIVERY_COUNTRIES,
+  DELIVERY_COUNTRIES_TEXT,
   DELIVERY_RANGE_TEXT,
   PLANS,
   PROCESSING_TIME_TEXT,
@@ -32,7 +31,6 @@ export interface LegalDocument {
 }
 
 const LAST_UPDATED = "1 November 2025";
-const deliveryCountries = DELIVERY_COUNTRIES.map((code) => COUNTRY_NAMES[code]).join(", ");
 
 export const PRIVACY_NOTICE: LegalDocument = {
   title: "Privacy Notice",
@@ -193,7 +191,7 @@ export const TERMS: LegalDocument = {
       id: "delivery",
       heading: "Delivery",
       blocks: [
-        `We print your book within ${PROCESSING_TIME_TEXT} of your order; delivery then takes ${DELIVERY_RANGE_TEXT}. Delivery is free. We deliver to ${deliveryCountries}.`,
+        `We print your book within ${PROCESSING_TIME_TEXT} of your order; delivery then takes ${DELIVERY_RANGE_TEXT}. Delivery is free. We deliver to ${DELIVERY_COUNTRIES_TEXT}.`,
         "If your book has not arrived 30 days after your order, write to us and we will reprint it or refund you.",
       ],
     },
