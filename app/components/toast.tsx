@@ -77,7 +77,8 @@ function ToastViewport({ toast, onDismiss }: { toast: ActiveToast | null; onDism
             aria-live={destructive ? "assertive" : "polite"}
             data-testid="toast"
             // touch-action pan-y: the browser keeps vertical scrolling but leaves horizontal drags to
-            // us; pointer capture keeps the drag ours when the finger leaves the toast.
+            // us; pointer capture keeps the drag ours when the finger leaves the toast; select-none,
+            // because a drag over selected text becomes a native drag that cancels the pointer.
             style={{ transform: `translateX(${offsetX}px)`, touchAction: "pan-y" }}
             onPointerDown={(event) => {
               if ((event.target as HTMLElement).closest("button")) return;
@@ -97,7 +98,7 @@ function ToastViewport({ toast, onDismiss }: { toast: ActiveToast | null; onDism
               swipeStartX.current = null;
               setOffsetX(0);
             }}
-            className={`relative rounded-lg border p-4 pr-8 shadow-lg transition-transform ${
+            className={`relative select-none rounded-lg border p-4 pr-8 shadow-lg transition-transform ${
               destructive ? "border-red-600 bg-red-600 text-white" : "border-gray-200 bg-white text-gray-900"
             }`}
           >

@@ -205,6 +205,36 @@ describe("help center", () => {
     await page.getByRole("button", { name: "Close" }).click();
     expect(await page.getByTestId("toast").count()).toBe(0);
   });
+
+  it("keeps a toast dragged a little to the right and dismisses one swiped past 50 px", async () => {
+    // The page's clock stands still, so the toast's 5000 ms timer cannot be what removes it.
+    await page.clock.install();
+    await page.goto("/help");
+    await page.waitForLoadState("networkidle");
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    const contact = page.getByRole("link", { name: "Contact Support" });
+    const toast = page.getByTestId("toast");
+    const drag = async (distancePx: number) => {
+      const box = await toast.boundingBox();
+      if (!box) throw new Error("no toast to drag");
+      const y = box.y + box.height / 2;
+      await page.mouse.move(box.x + 20, y);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 20 + distancePx, y, { steps: 5 });
+      await page.mouse.up();
+    };
+
+    await contact.click();
+    await toast.waitFor();
+    await drag(30);
+    expect(await toast.count()).toBe(1);
+    await page.clock.runFor(1_000); // a swipe that is undone must not dismiss later either
+    expect(await toast.count()).toBe(1);
+    await drag(-120);
+    expect(await toast.count()).toBe(1);
+    await drag(80);
+    await toast.waitFor({ state: "detached" });
+  });
 });
 
 describe("privacy and terms", () => {
