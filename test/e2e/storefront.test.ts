@@ -333,12 +333,36 @@ describe("site header and footer", () => {
     }
   });
 
-  it("names a social icon with a tooltip on hover", async () => {
+  it("names the social icons with tooltips: 700 ms to open, at once within 300 ms of another closing", async () => {
+    // The page's clock only moves when the test moves it, so "not open yet" is not a race.
+    await page.clock.install();
     await page.goto("/faq");
-    await page.getByRole("link", { name: "Coloring Book Shop on Pinterest" }).hover();
-    await page.getByRole("tooltip", { name: "Pinterest" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    const icon = (network: string) => page.getByRole("link", { name: `Coloring Book Shop on ${network}` });
+    const tooltip = page.getByRole("tooltip");
+
+    await icon("Instagram").hover();
+    await page.clock.runFor(699);
+    expect(await tooltip.count()).toBe(0);
+    await page.clock.runFor(1);
+    await page.getByRole("tooltip", { name: "Instagram" }).waitFor();
+    expect(await icon("Instagram").getAttribute("aria-describedby")).toBe(await tooltip.getAttribute("id"));
+
+    // Straight on to the next icon: no new wait.
+    await icon("Facebook").hover();
+    await page.getByRole("tooltip", { name: "Facebook" }).waitFor();
+
+    // Away for longer than the skip delay: the next one waits the full 700 ms again.
     await page.mouse.move(0, 0);
-    await page.getByRole("tooltip").waitFor({ state: "detached" });
+    await tooltip.waitFor({ state: "detached" });
+    await page.clock.runFor(400);
+    await icon("Pinterest").hover();
+    expect(await tooltip.count()).toBe(0);
+    await page.clock.runFor(700);
+    await page.getByRole("tooltip", { name: "Pinterest" }).waitFor();
+    await page.keyboard.press("Escape");
+    await tooltip.waitFor({ state: "detached" });
   });
 
   it("leaves the /book/{id} pages to their own header, and their unknown ids to the 404 page", async () => {
