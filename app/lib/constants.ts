@@ -245,7 +245,8 @@ export const PREVIEW_FORMATS_TEXT = "JPG, PNG and WebP (GIF and BMP are accepted
 export const DELIVERY_COUNTRIES_TEXT = new Intl.ListFormat("en-GB", { type: "conjunction" }).format(
   DELIVERY_COUNTRIES.map((code) => COUNTRY_NAMES[code]),
 );
-export const PLANNED_SHIPPING_REGIONS_TEXT = "Europe, the USA, Australia, Canada and Japan";
+/** SPEC's FAQ names Europe, USA, Australia, Canada and Japan; of those, these are not in the form yet. */
+export const PLANNED_SHIPPING_REGIONS_TEXT = "the rest of Europe and to Japan";
 
 /** How long we keep what customers give us: the FAQ, the help center and the privacy notice say the same. */
 export const RETENTION_TEXTS = {

@@ -99,7 +99,7 @@ export const FAQ_ITEMS: FaqItem[] = [
     question: "Do you ship internationally?",
     answer: [
       `Today we deliver to ${DELIVERY_COUNTRIES_TEXT}: these are the countries the delivery form offers.`,
-      `We are working on shipping to ${PLANNED_SHIPPING_REGIONS_TEXT} more widely. If your country is not in the list yet, write to us and we will tell you when it is.`,
+      `Delivery to ${PLANNED_SHIPPING_REGIONS_TEXT} is planned but not open yet. If you live there, write to us and we will tell you as soon as we can deliver to you.`,
     ],
   },
   {

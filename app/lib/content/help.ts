@@ -107,7 +107,7 @@ export const HELP_CATEGORIES: HelpCategory[] = [
         tags: ["international", "countries", "country", "abroad", "europe", "japan"],
         body: [
           `Today we deliver to ${DELIVERY_COUNTRIES_TEXT}.`,
-          `We are working on shipping to ${PLANNED_SHIPPING_REGIONS_TEXT} more widely. If your country is missing, write to ${CONTACT_EMAIL} and we will let you know when we can deliver there.`,
+          `Delivery to ${PLANNED_SHIPPING_REGIONS_TEXT} is planned but not open yet. If you live there, write to ${CONTACT_EMAIL} and we will let you know as soon as we can deliver to you.`,
         ],
       },
     ],
