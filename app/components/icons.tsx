@@ -79,3 +79,49 @@ export const ImageIcon = (p: { className?: string }) => (
     <path d="M21 15l-5-5L5 21" />
   </Icon>
 );
+export const MenuIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <path d="M4 6h16M4 12h16M4 18h16" />
+  </Icon>
+);
+export const CloseIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <path d="M18 6L6 18M6 6l12 12" />
+  </Icon>
+);
+export const ChevronDownIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <path d="M6 9l6 6 6-6" />
+  </Icon>
+);
+export const ChevronRightIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <path d="M9 18l6-6-6-6" />
+  </Icon>
+);
+export const SearchIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <circle cx="11" cy="11" r="8" />
+    <path d="M21 21l-4.35-4.35" />
+  </Icon>
+);
+export const MailIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <rect x="2" y="4" width="20" height="16" rx="2" />
+    <path d="M22 6l-10 7L2 6" />
+  </Icon>
+);
+export const InfoIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="10" />
+    <path d="M12 16v-4M12 8h.01" />
+  </Icon>
+);
+export const TruckIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <path d="M1 3h15v13H1z" />
+    <path d="M16 8h4l3 3v5h-7z" />
+    <circle cx="5.5" cy="18.5" r="2.5" />
+    <circle cx="18.5" cy="18.5" r="2.5" />
+  </Icon>
+);

@@ -394,3 +394,91 @@ export const PREVIEW_API_MESSAGES = {
     "You have used today's free sketches. Please come back tomorrow, or choose a plan to make a whole book.",
   dailyTicketLimit: "Too many free uploads today. Please come back tomorrow, or choose a plan to make a whole book.",
 } as const;
+
+// Storefront pages
+/** Where customers write to us: the footer, the help center, the privacy notice and the terms. */
+export const CONTACT_EMAIL = "hello@coloringbook.example";
+/** SPEC section 1: the copyright year shown is 2025. */
+export const COPYRIGHT_YEAR = 2025;
+/** SPEC section 1: the footer links to our pages on these four networks. */
+export const SOCIAL_LINKS = [
+  { network: "Instagram", href: "https://www.instagram.com/" },
+  { network: "Facebook", href: "https://www.facebook.com/" },
+  { network: "Pinterest", href: "https://www.pinterest.com/" },
+  { network: "TikTok", href: "https://www.tiktok.com/" },
+] as const;
+export type SocialNetwork = (typeof SOCIAL_LINKS)[number]["network"];
+
+/** SPEC section 9: a tooltip opens after 700 ms, or at once within 300 ms of another closing. */
+export const TOOLTIP_OPEN_DELAY_MS = 700;
+export const TOOLTIP_SKIP_DELAY_MS = 300;
+/** SPEC section 9: a toast dragged more than 50 px to the right is dismissed. */
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+
+/** The cheapest book, for "from £19.99" texts. */
+export const LOWEST_BOOK_PRICE = Math.min(...Object.values(PLANS).map((plan) => plan.price));
+export const PREVIEW_FORMATS_TEXT = "JPG, PNG and WebP (GIF and BMP are accepted too)";
+/** Where we can deliver today (the delivery form's countries) and where we plan to (SPEC's FAQ). */
+export const DELIVERY_COUNTRIES_TEXT = new Intl.ListFormat("en-GB", { type: "conjunction" }).format(
+  DELIVERY_COUNTRIES.map((code) => COUNTRY_NAMES[code]),
+);
+/** SPEC's FAQ names Europe, USA, Australia, Canada and Japan; of those, these are not in the form yet. */
+export const PLANNED_SHIPPING_REGIONS_TEXT = "the rest of Europe and to Japan";
+
+/** How long we keep what customers give us: the FAQ, the help center and the privacy notice say the same. */
+export const RETENTION_TEXTS = {
+  bookPhotos: "Photos and sketches of a book are deleted 1 year after upload.",
+  freePreview: "Free-preview photos and their sketches are deleted after 24 hours.",
+  orders: "Orders and invoices are kept for as long as UK tax law requires (currently 6 years).",
+  metadata: "Photo metadata such as EXIF camera details and GPS location is removed when a photo is uploaded.",
+} as const;
+
+/** Button texts of the storefront pages SPEC spells out. */
+export const STOREFRONT_LABELS = {
+  back: "Back",
+  goBack: "Go Back",
+  home: "Home",
+  backToHome: "Back to Home",
+  getStarted: "Get Started",
+  contactSupport: "Contact Support",
+  viewFaq: "View FAQ",
+  mostPopular: "MOST POPULAR",
+  limitedTimeOffer: "Limited-time offer",
+  menu: "Menu",
+  createYourBook: "Create your book",
+} as const;
+
+/** Toasts of the storefront pages. */
+export const STOREFRONT_MESSAGES = {
+  openingMailApp: "Opening your e-mail app",
+  // Without a mail app a mailto link silently does nothing: say where to write instead.
+  mailFallback: `If nothing opens, write to us at ${CONTACT_EMAIL}.`,
+} as const;
+
+/** Per-page <title> and meta description. */
+export const PAGE_META = {
+  choosePlan: {
+    title: `Choose your book – ${SHOP_NAME}`,
+    description: "Compare the Standard and Premium coloring books: paper, binding, pages, photos and price.",
+  },
+  faq: {
+    title: `Frequently asked questions – ${SHOP_NAME}`,
+    description: "Answers about photos, formats, prices, shipping, refunds and how we look after your pictures.",
+  },
+  help: {
+    title: `Help Center – ${SHOP_NAME}`,
+    description: "Guides to creating, ordering and receiving your personalised coloring book.",
+  },
+  privacy: {
+    title: `Privacy notice – ${SHOP_NAME}`,
+    description: "What we store about you and your photos, why, for how long, and your rights under UK GDPR.",
+  },
+  terms: {
+    title: `Terms and conditions – ${SHOP_NAME}`,
+    description: "The terms on which we make and sell personalised coloring books.",
+  },
+  notFound: {
+    title: `${MESSAGES.notFound} – ${SHOP_NAME}`,
+    description: "This page does not exist.",
+  },
+} as const;

@@ -6,7 +6,6 @@ import { buttonStyles } from "~/components/button-styles";
 import { ExampleGallery } from "~/components/example-gallery";
 import { BookIcon, CheckIcon, ImageIcon, UploadIcon } from "~/components/icons";
 import { ShopStatsCounters } from "~/components/shop-stats";
-import { SiteHeader } from "~/components/site-header";
 import { TestimonialCarousel } from "~/components/testimonial-carousel";
 import {
   COMPARISON_DEFAULT_HEIGHT_PX,
@@ -84,7 +83,6 @@ export default function Index() {
 
   return (
     <>
-      <SiteHeader />
       <main>
         <Hero inlineCreate={inlineCreate} />
 

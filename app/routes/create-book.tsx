@@ -12,7 +12,6 @@ import { PlanModal } from "~/components/create-book/plan-modal";
 import { PurchaseSummary } from "~/components/create-book/purchase-summary";
 import { AlertIcon, CheckIcon, LockIcon } from "~/components/icons";
 import { ProgressBar } from "~/components/progress-bar";
-import { SiteHeader } from "~/components/site-header";
 import { Spinner } from "~/components/spinner";
 import { StockPhotoPicker } from "~/components/stock-photos";
 import { useToast } from "~/components/toast";
@@ -142,7 +141,6 @@ export default function CreateBook() {
 
   return (
     <>
-      <SiteHeader />
       {askPlan ? (
         <PlanModal
           onChoose={(chosen) => {

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import {
+  PLANS,
+  TOAST_SWIPE_THRESHOLD_PX,
+  TOOLTIP_OPEN_DELAY_MS,
+  TOOLTIP_SKIP_DELAY_MS,
+} from "~/lib/constants";
+import { FAQ_ITEMS } from "~/lib/content/faq";
+import { HELP_CATEGORIES, searchHelp } from "~/lib/content/help";
+import { isSwipeDismiss, swipeOffset, tooltipOpenDelay } from "~/lib/ui-timing";
+
+describe("toast swipe (SPEC: swipe right with a 50 px threshold)", () => {
+  it("dismisses only a drag to the right of more than the threshold", () => {
+    expect(TOAST_SWIPE_THRESHOLD_PX).toBe(50);
+    expect(isSwipeDismiss(100, 151)).toBe(true);
+    expect(isSwipeDismiss(100, 150)).toBe(false);
+    expect(isSwipeDismiss(100, 120)).toBe(false);
+    expect(isSwipeDismiss(300, 100)).toBe(false);
+  });
+
+  it("lets the toast follow the pointer to the right only", () => {
+    expect(swipeOffset(100, 130)).toBe(30);
+    expect(swipeOffset(100, 40)).toBe(0);
+  });
+});
+
+describe("tooltip delays (SPEC: open 700 ms, skip delay 300 ms)", () => {
+  it("waits the open delay when no tooltip closed recently", () => {
+    expect(tooltipOpenDelay(10_000, null)).toBe(TOOLTIP_OPEN_DELAY_MS);
+    expect(tooltipOpenDelay(10_000, 10_000 - TOOLTIP_SKIP_DELAY_MS)).toBe(TOOLTIP_OPEN_DELAY_MS);
+    expect(TOOLTIP_OPEN_DELAY_MS).toBe(700);
+  });
+
+  it("opens at once within the skip delay of another tooltip closing", () => {
+    expect(tooltipOpenDelay(10_000, 10_000 - TOOLTIP_SKIP_DELAY_MS + 1)).toBe(0);
+    expect(tooltipOpenDelay(10_000, 9_950)).toBe(0);
+    expect(TOOLTIP_SKIP_DELAY_MS).toBe(300);
+  });
+});
+
+describe("help center content and search", () => {
+  it("has SPEC's four categories with 2, 2, 2 and 1 articles", () => {
+    expect(HELP_CATEGORIES.map((category) => [category.title, category.articles.length])).toEqual([
+      ["Getting Started", 2],
+      ["Ordering & Payment", 2],
+      ["Shipping & Delivery", 2],
+      ["Privacy & Security", 1],
+    ]);
+  });
+
+  it("shows every category and no article list for an empty query", () => {
+    expect(searchHelp("   ")).toEqual({ categories: HELP_CATEGORIES, articles: [] });
+  });
+
+  it("finds categories by title or description", () => {
+    expect(searchHelp("shipping").categories.map((category) => category.id)).toEqual(["shipping-delivery"]);
+    expect(searchHelp("protect").categories.map((category) => category.id)).toEqual(["privacy-security"]);
+  });
+
+  it("finds articles by title or by a tag alone, case-insensitively", () => {
+    expect(searchHelp("Delivery Takes").articles.map((match) => match.article.id)).toEqual(["delivery-times"]);
+    // "gps" is only a tag of the photo-privacy article, never in a title.
+    const byTag = searchHelp("GPS").articles;
+    expect(byTag.map((match) => [match.category.id, match.article.id])).toEqual([["privacy-security", "photo-privacy"]]);
+  });
+
+  it("needs every word to match, and finds nothing for nonsense", () => {
+    expect(searchHelp("refund japan").articles).toEqual([]);
+    expect(searchHelp("zzqx")).toEqual({ categories: [], articles: [] });
+  });
+});
+
+describe("FAQ content", () => {
+  it("has 15 questions with unique ids", () => {
+    expect(FAQ_ITEMS).toHaveLength(15);
+    expect(new Set(FAQ_ITEMS.map((item) => item.id)).size).toBe(15);
+  });
+
+  it("states DESIGN.md's photo range and the lowest price from the constants", () => {
+    const text = FAQ_ITEMS.flatMap((item) => item.answer).join(" ");
+    expect(text).toContain(`${PLANS.standard.minPhotos}-${PLANS.standard.maxPhotos}`);
+    expect(text).toContain(`${PLANS.premium.minPhotos}-${PLANS.premium.maxPhotos}`);
+    expect(text).toContain("from £19.99");
+    // Honest about SPEC's international promise: today's countries are the delivery form's.
+    expect(text).toContain("Today we deliver to United States, Canada, United Kingdom and Australia");
+    expect(text).toContain("Delivery to the rest of Europe and to Japan is planned but not open yet.");
+  });
+});
