@@ -107,7 +107,7 @@ export function StockPhotoPicker({ onAdd, disabled }: { onAdd: (file: File) => v
       {STOCK_PHOTO_GROUPS.map((g) => (
         <div key={g} id={panelId(g)} role="tabpanel" aria-labelledby={tabId(g)} hidden={g !== group}>
           {/* A swipeable row on a phone (the next card peeks in), four columns from sm up. */}
-          <ul className="-mx-4 mt-4 flex snap-x snap-mandatory gap-3 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:grid-cols-4 sm:overflow-visible sm:px-0 sm:pb-0">
+          <ul className="-mx-4 mt-4 flex snap-x snap-mandatory scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:grid-cols-4 sm:overflow-visible sm:px-0 sm:pb-0">
             {STOCK_PHOTOS[g].map((photo) => (
               <StockPhotoCard
                 key={photo.id}
