@@ -149,3 +149,37 @@ export async function orderPageState(db: Database, bookId: number, returnedSessi
     confirming: !paid && returnedSessionId !== null && rows.some((order) => order.paymentSessionId === returnedSessionId),
   };
 }
+
+export interface PaidOrderView {
+  orderNumber: string;
+  paid: boolean;
+  total: number;
+  currency: string;
+  quantity: number;
+  pages: number;
+  estimatedDelivery: string | null;
+}
+
+/**
+ * The visitor's order behind a provider's checkout session (the success page's `session_id`),
+ * as our records have it; null for a session we do not know or that is not this visitor's.
+ */
+export async function findOrderOfCheckoutSession(db: Database, visitorSessionId: string, checkoutSessionId: string): Promise<PaidOrderView | null> {
+  if (!checkoutSessionId || checkoutSessionId.length > 200) return null;
+  const [row] = await db
+    .select({ order: orders })
+    .from(orders)
+    .innerJoin(books, eq(books.id, orders.bookId))
+    .where(and(eq(orders.paymentSessionId, checkoutSessionId), eq(books.sessionId, visitorSessionId)));
+  if (!row) return null;
+  const { order } = row;
+  return {
+    orderNumber: order.orderNumber,
+    paid: order.paymentStatus === "paid",
+    total: order.pricing.total,
+    currency: order.pricing.currency,
+    quantity: order.pricing.quantity,
+    pages: order.pricing.pages,
+    estimatedDelivery: order.estimatedDelivery,
+  };
+}
