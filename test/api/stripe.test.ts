@@ -238,6 +238,37 @@ describe("Stripe webhook", () => {
     expect(await orderRow(second.orderId)).toMatchObject({ payment_status: "paid" });
   });
 
+  it("takes the delivery address Stripe collected for a create-book order", async () => {
+    const visitor = new Visitor();
+    const keys = await uploadedPhotos(visitor, 5);
+    const made = await visitor.send("POST", "/api/create-checkout-session", {
+      bookType: "standard", title: "Posted", quantity: 1, agreeToTerms: true, newsletterSignup: false, filesCount: 5, uploadKeys: keys,
+    });
+    const { orderId } = (await made.json()) as { orderId: number };
+    await env.DB.prepare("UPDATE orders SET payment_status = 'pending' WHERE id = ?").bind(orderId).run();
+    const fake = new FakeStripe();
+    const { checkoutUrl } = await pay(await loadOrder(orderId), fake);
+    const session = fake.complete(checkoutUrl!.split("/").at(-1)!);
+    const response = await deliver("checkout.session.completed", {
+      ...session,
+      customer_details: { email: "grace@example.com", name: "Grace Hopper" },
+      collected_information: {
+        shipping_details: { name: "Grace Brewster Hopper", address: { line1: "1 High Street", line2: null, city: "Oxford", postal_code: "OX1 1AA", country: "GB", state: null } },
+      },
+    });
+    expect(await response.json()).toMatchObject({ outcome: "paid" });
+    const row = await orderRow(orderId);
+    expect(JSON.parse(row!.customer_info as string)).toEqual({
+      firstName: "Grace",
+      lastName: "Brewster Hopper",
+      email: "grace@example.com",
+      address1: "1 High Street",
+      city: "Oxford",
+      zipCode: "OX1 1AA",
+      country: "UK",
+    });
+  });
+
   it("acknowledges events it does not handle, and events naming no order of ours", async () => {
     expect(await (await deliver("customer.created", { id: "cus_1", object: "customer" })).json()).toEqual({ received: true, outcome: "ignored" });
     const response = await deliver("checkout.session.completed", {
