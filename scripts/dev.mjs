@@ -22,6 +22,8 @@ run("npx", [
   "--port", port,
   "--ip", "127.0.0.1",
   "--var", "APP_ENV:development",
+  // One developer is every visitor: the free preview's per-address daily cap would stop them.
+  "--var", "PREVIEW_DAILY_LIMIT_PER_ADDRESS:1000",
   "--persist-to", ".wrangler/state",
   "--show-interactive-dev-session=false",
 ]);

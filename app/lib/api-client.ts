@@ -172,3 +172,53 @@ export function createOrder(input: {
 export function payForOrder(orderId: number, paymentMethod: "card"): Promise<PaymentResult> {
   return sendJson("POST", `/api/orders/${orderId}/payment`, { paymentMethod, paymentDetails: {} });
 }
+
+// Free preview and upload tickets (SPEC section 7).
+
+export interface UploadTicket {
+  /** Our own signed, expiring URL: PUT the file there, or name it as presignedUrl to upload-file. */
+  url: string;
+  key: string;
+}
+
+export interface UploadedFile {
+  key: string;
+  filename: string;
+  size: number;
+  width: number;
+  height: number;
+}
+
+/** GET /api/upload-complete: `count` tickets; bookType only on the create-book page. */
+export async function requestUploadTickets(
+  count: number,
+  sessionId: string,
+  bookType?: "standard" | "premium",
+): Promise<UploadTicket[]> {
+  const query = new URLSearchParams({ count: String(count), sessionId });
+  if (bookType) query.set("bookType", bookType);
+  const answer = await request<{ data: { urls: UploadTicket[] } }>(`/api/upload-complete?${query}`, {
+    headers: { Accept: "application/json" },
+  });
+  return answer.data.urls;
+}
+
+/** POST /api/upload-file: the file as a data URL to the ticket's URL. */
+export function uploadFileToTicket(imageData: string, presignedUrl: string, filename: string): Promise<UploadedFile> {
+  return sendJson("POST", "/api/upload-file", { imageData, presignedUrl, filename });
+}
+
+/** POST /api/convert-image: the uploaded file's key → data.convertedImageUrl. */
+export function convertUploadedImage(key: string): Promise<{ data: { convertedImageUrl?: string } }> {
+  return sendJson("POST", "/api/convert-image", { id: key });
+}
+
+/** GET /api/debug-files: the timestamp naming the caller's last debug images, or null. */
+export function getDebugFiles(): Promise<{ latest: number | null }> {
+  return request("/api/debug-files", { headers: { Accept: "application/json" } });
+}
+
+/** The /debug/ image of one plane of that conversion. */
+export function debugImageUrl(plane: "image" | "mask" | "sketch", latest: number): string {
+  return `/debug/debug-${plane}-${latest}.png`;
+}
