@@ -24,6 +24,8 @@ run("npx", [
   "--var", "APP_ENV:development",
   // No Stripe key locally: payments go through our own test checkout page.
   "--var", "LOCAL_TEST_CHECKOUT:on",
+  // One developer is every visitor: the free preview's per-address daily cap would stop them.
+  "--var", "PREVIEW_DAILY_LIMIT_PER_ADDRESS:1000",
   "--persist-to", ".wrangler/state",
   "--show-interactive-dev-session=false",
 ]);

@@ -304,4 +304,22 @@ export function retryPayment(input: {
   checkoutId?: number;
 }): Promise<CheckoutAnswer> {
   return sendJson("POST", "/api/retry-payment", input);
+/** POST /api/upload-file: the file as a data URL to the ticket's URL. */
+export function uploadFileToTicket(imageData: string, presignedUrl: string, filename: string): Promise<UploadedFile> {
+  return sendJson("POST", "/api/upload-file", { imageData, presignedUrl, filename });
+}
+
+/** POST /api/convert-image: the uploaded file's key → data.convertedImageUrl. */
+export function convertUploadedImage(key: string): Promise<{ data: { convertedImageUrl?: string } }> {
+  return sendJson("POST", "/api/convert-image", { id: key });
+}
+
+/** GET /api/debug-files: the timestamp naming the caller's last debug images, or null. */
+export function getDebugFiles(): Promise<{ latest: number | null }> {
+  return request("/api/debug-files", { headers: { Accept: "application/json" } });
+}
+
+/** The /debug/ image of one plane of that conversion. */
+export function debugImageUrl(plane: "image" | "mask" | "sketch", latest: number): string {
+  return `/debug/debug-${plane}-${latest}.png`;
 }

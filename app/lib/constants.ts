@@ -334,6 +334,8 @@ export const FREE_CONVERSIONS_PER_DAY_PER_ADDRESS = 5;
 /** Tickets minted without a book type (the free preview asks for one at a time). */
 export const FREE_TICKETS_PER_DAY_PER_SESSION = 20;
 export const FREE_TICKETS_PER_DAY_PER_ADDRESS = 20;
+/** The free preview's result is the page's main picture: taller than the landing page's comparison. */
+export const PREVIEW_COMPARISON_HEIGHT_PX = 420;
 /** The base64 of a 15 MB file plus the JSON around it: the cap of POST /api/upload-file. */
 export const MAX_UPLOAD_FILE_BODY_BYTES = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 64 * 1024;
 
@@ -358,11 +360,16 @@ export const PREVIEW_MESSAGES = {
 
 export const PREVIEW_LABELS = {
   pageTitle: "Free Sketch Preview",
+  metaDescription:
+    "Turn one of your photos into a black-and-white coloring page for free, in seconds. No account needed.",
   heading: "Try it free: one photo, one coloring page",
   intro:
     "Upload a photo and see it as a black-and-white coloring page in seconds. No account, no payment.",
-  dropzoneTitle: "Drop a photo here, or click to choose one",
+  dropzoneTitle: "Drop a photo here",
   dropzoneHint: "JPG, PNG or WebP, one photo, up to 15 MB",
+  pickPhoto: "Choose a photo",
+  photoFile: "Photo file",
+  uploading: "Uploading...",
   chooseAnother: "Choose another photo",
   convert: "Convert to Sketch",
   converting: "Converting...",

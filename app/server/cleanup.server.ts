@@ -1,10 +1,10 @@
 /**
  * The hourly Cron Trigger of the app Worker (wrangler.toml [triggers]): free-preview uploads are
  * kept 24 hours (FREE_PREVIEW_RETENTION_HOURS), then their original, sketch and debug planes
- * leave R2 and their rows leave D1; so do unused tickets and old daily counters. An upload that
+ * leave R2 and their rows leave D1; so do unused tickets (once expired) and old daily counters. An upload that
  * a checkout made part of a book (bookId set) is never touched.
  */
-import { and, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { FREE_PREVIEW_RETENTION_HOURS } from "~/lib/constants";
 import { debugKeysFor } from "../../workers/sketch/contract";
 import { database } from "./db.server";
@@ -33,7 +33,13 @@ export async function cleanUpFreePreviews(env: Env, now: Date): Promise<CleanupR
     const stale = await db
       .select({ key: uploads.key, sketchKey: uploads.sketchKey, debugKey: uploads.debugKey })
       .from(uploads)
-      .where(and(isNull(uploads.bookId), lt(uploads.createdAt, cutoff)))
+      .where(
+        and(
+          isNull(uploads.bookId),
+          // A ticket nobody used before it expired can never be used: no need to wait a day.
+          or(lt(uploads.createdAt, cutoff), and(eq(uploads.status, "ticketed"), lt(uploads.expiresAt, now))),
+        ),
+      )
       .limit(BATCH_SIZE);
     if (stale.length === 0) break;
 

@@ -221,19 +221,25 @@ describe("cleanup of free-preview uploads", () => {
     const sketchUrl = await convertOk(visitor, old);
     const recent = await visitor.uploaded(await makePng(32, 32));
     const { key: staleTicket } = await visitor.ticket();
+    const { key: expiredTicket } = await visitor.ticket();
+    const { key: liveTicket } = await visitor.ticket();
     const inBook = await visitor.uploaded(await makePng(32, 32));
     const { session_id: sessionId } = (await env.DB.prepare("SELECT session_id FROM uploads WHERE key = ?").bind(old).first<{ session_id: string }>())!;
     await dbRun("INSERT INTO books (session_id, title) VALUES (?, 'Kept')", sessionId);
     await dbRun("UPDATE uploads SET book_id = (SELECT max(id) FROM books) WHERE key = ?", inBook);
     for (const key of [old, staleTicket, inBook]) await dbRun("UPDATE uploads SET created_at = ? WHERE key = ?", hoursBefore(25), key);
     await dbRun("UPDATE uploads SET created_at = ? WHERE key = ?", hoursBefore(23), recent);
+    await dbRun("UPDATE uploads SET created_at = ?, expires_at = ? WHERE key = ?", hoursBefore(2), hoursBefore(1), expiredTicket);
+    await dbRun("UPDATE uploads SET created_at = ?, expires_at = ? WHERE key = ?", hoursBefore(0.5), hoursBefore(-0.5), liveTicket);
     const oldName = old.slice("originals/".length);
     expect(await r2Keys(`debug/${oldName}`)).toHaveLength(2);
 
     const report = await cleanUpFreePreviews(env, NOW);
-    expect(report.uploadsDeleted).toBeGreaterThanOrEqual(2);
+    expect(report.uploadsDeleted).toBeGreaterThanOrEqual(3);
     expect(await uploadStatus(old)).toBeNull();
     expect(await uploadStatus(staleTicket)).toBeNull();
+    expect(await uploadStatus(expiredTicket)).toBeNull();
+    expect(await uploadStatus(liveTicket)).toBe("ticketed");
     expect(await env.IMAGES.head(old)).toBeNull();
     expect(await env.IMAGES.head(sketchUrl.slice("/images/".length))).toBeNull();
     expect(await r2Keys(`debug/${oldName}`)).toEqual([]);

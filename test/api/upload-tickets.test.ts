@@ -195,6 +195,18 @@ describe("POST /api/upload-file", () => {
     expect(await uploadRow(mine.key)).toMatchObject({ status: "ticketed" });
   });
 
+  it("takes a file of exactly 15 MB (about 21 MB of base64)", async () => {
+    const visitor = new PreviewVisitor();
+    const { url, key } = await visitor.ticket();
+    const response = await visitor.send("POST", "/api/upload-file", {
+      imageData: dataUrl(jpegHeaderBytes(4000, 3000, MAX_UPLOAD_BYTES), "image/jpeg"),
+      presignedUrl: url,
+      filename: "exactly-15-mb.jpg",
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(await response.json()).toMatchObject({ key, size: MAX_UPLOAD_BYTES, width: 4000, height: 3000 });
+  });
+
   it("refuses a body that is not a data URL", async () => {
     const visitor = new PreviewVisitor();
     const { url } = await visitor.ticket();

@@ -29,9 +29,11 @@ export async function convertOriginal(
   const existing = options.debug ? null : await storedSketch(bucket, sketchKey);
   if (existing) return { sketchKey, ...existing };
 
-  const photo = await loadGray(bucket, originalKey);
+  let photo: LoadedPhoto | null = await loadGray(bucket, originalKey);
   const { sketch, qualityScore } = renderSketch(photo);
   const debug = options.debug ? await storeDebugPlanes(bucket, originalKey, photo.gray, sketch) : undefined;
+  // The decoded plane (the biggest buffer left) must be garbage before the PNG is encoded.
+  photo = null;
   const png = await encodeGrayPng(sketch);
   const result = { qualityScore, width: sketch.width, height: sketch.height };
   await storeSketch(bucket, sketchKey, png, result);
