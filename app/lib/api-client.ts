@@ -304,6 +304,8 @@ export function retryPayment(input: {
   checkoutId?: number;
 }): Promise<CheckoutAnswer> {
   return sendJson("POST", "/api/retry-payment", input);
+}
+
 /** POST /api/upload-file: the file as a data URL to the ticket's URL. */
 export function uploadFileToTicket(imageData: string, presignedUrl: string, filename: string): Promise<UploadedFile> {
   return sendJson("POST", "/api/upload-file", { imageData, presignedUrl, filename });

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type FileChooser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -55,7 +55,7 @@ async function waitForToast(text: string) {
   await page.getByTestId("toast").filter({ hasText: text }).first().waitFor();
 }
 
-async function addFiles(files: Parameters<Awaited<ReturnType<Page["waitForEvent"]>>["setFiles"]>[0]) {
+async function addFiles(files: Parameters<FileChooser["setFiles"]>[0]) {
   const chooser = page.waitForEvent("filechooser");
   await page.getByRole("button", { name: /Add photos: drag and drop/ }).click();
   await (await chooser).setFiles(files);
@@ -153,8 +153,10 @@ describe("create-book purchase", () => {
 
     // The paid book's photos go through the queue to the sketch Worker.
     const bookId = await ownBookId();
+    const processed = () =>
+      page.evaluate(async (id) => ((await (await fetch(`/api/books/${id}/progress`)).json()) as { processedImages: number }).processedImages, bookId);
     await expect
-      .poll(async () => page.evaluate(async (id) => (await (await fetch(`/api/books/${id}/progress`)).json()).processedImages, bookId), {
+      .poll(processed, {
         timeout: SKETCH_TIMEOUT_MS,
         interval: 1000,
       })
