@@ -10,7 +10,8 @@
 import { z } from "zod";
 import { API_MESSAGES, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILE_BODY_BYTES, MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/constants";
 import { jsonError, validationError } from "./http.server";
-import { readStreamUpTo, type UploadSource } from "./upload-tickets.server";
+import { readStreamUpTo } from "./bytes.server";
+import type { UploadSource } from "./upload-tickets.server";
 
 /** POST /api/upload-file: the fields other than imageData, which is checked as bytes below. */
 export const uploadFileFieldsSchema = z.object({

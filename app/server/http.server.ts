@@ -6,7 +6,7 @@
 import { json } from "@remix-run/cloudflare";
 import type { ZodError, ZodType, ZodTypeDef } from "zod";
 import { API_MESSAGES } from "~/lib/constants";
-import { joinChunks } from "./bytes.server";
+import { readStreamUpTo } from "./bytes.server";
 
 export interface ApiError {
   message: string;
@@ -84,19 +84,7 @@ export async function readBody(request: Request, { allowForm = false } = {}): Pr
 async function readBytesUpTo(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () => jsonError(413, API_MESSAGES.bodyTooLarge);
   if (Number(request.headers.get("Content-Length")) > limit) throw tooLarge();
-  if (!request.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = request.body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    length += read.value.length;
-    if (length > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(read.value);
-  }
-  return joinChunks(chunks, length);
+  return readStreamUpTo(request.body, limit, tooLarge);
 }
 
 export async function readValidBody<Output, Input>(

@@ -28,7 +28,7 @@ import type { Env } from "./env.server";
 import { jsonError, notFound, validationError } from "./http.server";
 import { displayName } from "./images.server";
 import { hmacBase64Url, verifyHmacBase64Url } from "./signing.server";
-import { joinChunks } from "./bytes.server";
+import { readStreamUpTo } from "./bytes.server";
 
 export const TICKET_ROUTE_PREFIX = "/api/uploads/";
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -179,27 +179,6 @@ export async function uploadToTicket(
     throw error;
   }
   return { key: ticket.key, filename, size: bytes.length, width: header.width, height: header.height };
-}
-
-/** A request body read whole, refused with `tooLarge` the moment it passes `limit` bytes. */
-export async function readStreamUpTo(
-  body: ReadableStream<Uint8Array> | null,
-  limit: number,
-  tooLarge: () => Response,
-): Promise<Uint8Array<ArrayBuffer>> {
-  if (!body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    length += read.value.length;
-    if (length > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(read.value);
-  }
-  return joinChunks(chunks, length);
 }
 
 /** The file of a PUT: the raw body, and the name from `X-Filename` (encodeURIComponent). */

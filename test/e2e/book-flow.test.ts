@@ -4,37 +4,24 @@
  * wait for their sketches, select them, order, and see the confirmation. Elements are found by
  * role and visible text; screenshots go to test-results/ for a human to look at.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, inject, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
+import { launchChromium, ROOT as root, SCREENSHOTS_DIR as screenshotsDir, newVisitor } from "./browser";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const photosDir = path.join(root, "test/fixtures/photos");
-const screenshotsDir = path.join(root, "test-results", "e2e");
 const PHOTOS = ["astronaut.jpg", "chelsea.jpg", "coffee.jpg"].map((name) => path.join(photosDir, name));
 // A standard book needs at least five photos (SPEC section 5): two more real ones.
 const MORE_PHOTOS = ["chelsea-444-baseline.jpg", "coffee-420-baseline.jpg"].map((name) => path.join(root, "test/fixtures/images", name));
 const SKETCH_TIMEOUT_MS = 180_000;
-const STEP_TIMEOUT_MS = 20_000;
 
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(screenshotsDir, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -43,9 +30,7 @@ afterAll(async () => {
 
 // Each test is a new visitor: a fresh cookie jar means a fresh signed session.
 beforeEach(async () => {
-  context = await browser.newContext({ baseURL: inject("baseUrl"), viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  page = await context.newPage();
+  ({ context, page } = await newVisitor(browser));
 });
 
 afterEach(async () => {

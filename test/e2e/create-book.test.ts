@@ -4,14 +4,13 @@
  * terms, Purchase, the test checkout's Pay, /success from our records, and the book's photos
  * drawn by the sketch Worker. Then Cancel → Retry Payment → restored form, and every SPEC rule.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type FileChooser, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { Browser, BrowserContext, FileChooser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { launchChromium, newVisitor, ROOT as root, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const screenshotsDir = path.join(root, "test-results", "e2e");
 const PHOTOS = [
   "test/fixtures/photos/astronaut.jpg",
   "test/fixtures/photos/chelsea.jpg",
@@ -26,11 +25,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(screenshotsDir, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -38,9 +33,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  context = await browser.newContext({ baseURL: inject("baseUrl"), viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(20_000);
-  page = await context.newPage();
+  ({ context, page } = await newVisitor(browser));
 });
 
 afterEach(async () => {

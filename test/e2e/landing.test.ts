@@ -3,33 +3,20 @@
  * keyboard), the live statistics, the testimonial carousel, the example gallery and the calls
  * to action. Full-page screenshots at 1280 and 375 px go to test-results/e2e for a human to look at.
  */
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 import { GALLERY_EXAMPLE_COUNT, STATS_LABELS, STATS_LOADING_TEXT, TESTIMONIALS_PER_PAGE } from "../../app/lib/constants";
 import { TESTIMONIALS } from "../../app/lib/content/testimonials";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const screenshotsDir = path.join(root, "test-results", "e2e");
 const STEP_TIMEOUT_MS = 20_000;
 
 let browser: Browser;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
-  mkdirSync(screenshotsDir, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

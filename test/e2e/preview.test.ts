@@ -4,16 +4,15 @@
  * drop zone refuses what SPEC says it refuses, and the owner sees the debug view.
  * Screenshots (1280 and 375 px wide) go to test-results/e2e/preview-*.png.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, ROOT as root, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 import { MAX_UPLOAD_BYTES, MESSAGES, PREVIEW_LABELS, PREVIEW_MESSAGES } from "../../app/lib/constants";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const CHELSEA = path.join(root, "test/fixtures/photos/chelsea.jpg");
-const screenshotsDir = path.join(root, "test-results", "e2e");
 const CONVERSION_TIMEOUT_MS = 120_000;
 const STEP_TIMEOUT_MS = 20_000;
 const WIDTHS = [1280, 375] as const;
@@ -23,12 +22,8 @@ let context: BrowserContext | null = null;
 let scratch: string;
 
 beforeAll(async () => {
-  mkdirSync(screenshotsDir, { recursive: true });
   scratch = mkdtempSync(path.join(tmpdir(), "preview-e2e-"));
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

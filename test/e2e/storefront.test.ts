@@ -4,14 +4,11 @@
  * Elements are found by role and visible text. Every page is photographed at 1280 and 375 px
  * into test-results/e2e/storefront-*.png for a human to look at.
  */
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const screenshotsDir = path.join(root, "test-results", "e2e");
-const STEP_TIMEOUT_MS = 20_000;
 const WIDTHS = [1280, 375] as const;
 
 let browser: Browser;
@@ -19,18 +16,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(screenshotsDir, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -38,9 +24,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  context = await browser.newContext({ baseURL: inject("baseUrl"), viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  page = await context.newPage();
+  ({ context, page } = await newVisitor(browser));
 });
 
 afterEach(async () => {

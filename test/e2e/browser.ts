@@ -1,0 +1,36 @@
+/**
+ * What every browser test shares: Debian's Chromium launched the way TOOLCHAIN.md says, a fresh
+ * visitor (own cookies and storage) against the `wrangler dev` of global-setup.ts, screenshots
+ * into test-results/e2e/ for a human to look at, and toasts found by their text.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const SCREENSHOTS_DIR = path.join(ROOT, "test-results", "e2e");
+export const STEP_TIMEOUT_MS = 20_000;
+
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+  });
+}
+
+/** A new visitor: a fresh cookie jar (so a fresh signed session) and fresh local storage. */
+export async function newVisitor(browser: Browser, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: inject("baseUrl"), viewport: { width: 1280, height: 900 }, ...options });
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  return { context, page: await context.newPage() };
+}
+
+export function screenshotPath(name: string): string {
+  return path.join(SCREENSHOTS_DIR, `${name}.png`);
+}
+
+export async function waitForToast(page: Page, text: string): Promise<void> {
+  await page.getByTestId("toast").filter({ hasText: text }).first().waitFor();
+}
