@@ -8,6 +8,7 @@ import { ToastProvider } from "~/components/toast";
 import { ensureBrowserSessionId } from "~/lib/browser-session";
 import { SHOP_NAME, SHOP_TAGLINE } from "~/lib/constants";
 import stylesheet from "~/tailwind.css";
+import { useCspNonce } from "~/components/csp-nonce";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -27,6 +28,7 @@ function hasOwnHeader(pathname: string) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
+  const nonce = useCspNonce();
   return (
     <html lang="en">
       <head>
@@ -41,8 +43,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <div className="flex-1">{children}</div>
           <SiteFooter />
         </ToastProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -5,5 +5,7 @@ declare module "@remix-run/cloudflare" {
     cloudflare: { env: Env; ctx: ExecutionContext };
     /** The signed-cookie visitor id that owns books, images, quotes and orders. */
     sessionId: string;
+    /** This response's Content-Security-Policy nonce, for Remix's own inline scripts. */
+    cspNonce: string;
   }
 }

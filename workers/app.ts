@@ -6,13 +6,22 @@
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "@remix-run/dev/server-build";
 import { cleanUpFreePreviews } from "~/server/cleanup.server";
-import type { Env } from "~/server/env.server";
+import { isLocalEnvironment, type Env } from "~/server/env.server";
+import { API_MESSAGES } from "~/lib/constants";
+import { isForeignStateChange } from "~/server/request-origin.server";
+import { newCspNonce, withSecurityHeaders } from "~/server/security-headers.server";
 import { MissingSessionSecretError, resolveVisitorSession } from "~/server/session.server";
 
 const handleRemixRequest = createRequestHandler(build as any, process.env.NODE_ENV);
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    if (isForeignStateChange(request)) {
+      return withSecurityHeaders(Response.json({ message: API_MESSAGES.foreignOrigin }, { status: 403 }), {
+        nonce: "",
+        local: isLocalEnvironment(env),
+      });
+    }
     let visitor;
     try {
       visitor = await resolveVisitorSession(request, env);
@@ -23,14 +32,13 @@ export default {
       }
       throw error;
     }
-    const response = await handleRemixRequest(request, {
-      cloudflare: { env, ctx },
-      sessionId: visitor.sessionId,
-    });
-    if (!visitor.setCookie) return response;
-    const withCookie = new Response(response.body, response);
-    withCookie.headers.append("Set-Cookie", visitor.setCookie);
-    return withCookie;
+    const cspNonce = newCspNonce();
+    const response = withSecurityHeaders(
+      await handleRemixRequest(request, { cloudflare: { env, ctx }, sessionId: visitor.sessionId, cspNonce }),
+      { nonce: cspNonce, local: isLocalEnvironment(env) },
+    );
+    if (visitor.setCookie) response.headers.append("Set-Cookie", visitor.setCookie);
+    return response;
   },
 
   /** Cron Trigger (wrangler.toml [triggers]): free-preview uploads older than 24 hours go. */

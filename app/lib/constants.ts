@@ -156,6 +156,8 @@ export const MESSAGES = {
   fullPreviewSoon: "Full-size preview coming soon!",
   noSizeLimit: "There is no size limit.",
   notFound: "Page Not Found",
+  unsafeText: "Please remove control characters and unmatched text-direction marks.",
+  unsafeFileName: (name: string) => `The file name of ${name} has control characters or unmatched text-direction marks. Please rename the file.`,
 } as const;
 
 /** Toast titles and texts of the /book/{id} pages that complete SPEC's messages above. */
@@ -233,6 +235,8 @@ export const API_MESSAGES = {
   methodNotAllowed: "Method not allowed",
   invalidJson: "The request body must be valid JSON.",
   unsupportedBody: "Send the data as JSON or as a form.",
+  jsonRequired: "Send the data as JSON (Content-Type: application/json).",
+  foreignOrigin: "This request came from another site and was refused.",
   noImagesUploaded: "Please choose at least one image to upload.",
   unreadableUpload: "The upload could not be read. Please try again.",
   uploadTooLarge: "This upload is too large. Please upload fewer or smaller images at a time.",

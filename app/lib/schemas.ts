@@ -3,6 +3,7 @@
  * (resource routes). The messages are SPEC.md's product copy, kept in constants.ts.
  */
 import { z } from "zod";
+import { isSafeText } from "./text-rules";
 import {
   BOOK_TYPES,
   CREATE_BOOK_MESSAGES,
@@ -23,11 +24,13 @@ export const bookFormSchema = z.object({
     .string({ required_error: MESSAGES.titleRequired })
     .trim()
     .min(1, MESSAGES.titleRequired)
-    .max(MAX_TITLE_LENGTH, MESSAGES.titleTooLong),
+    .max(MAX_TITLE_LENGTH, MESSAGES.titleTooLong)
+    .refine((title) => isSafeText(title), MESSAGES.unsafeText),
   personalMessage: z
     .string()
     .trim()
     .max(MAX_PERSONAL_MESSAGE_LENGTH, MESSAGES.messageTooLong)
+    .refine((message) => isSafeText(message, { allowLineBreaks: true }), MESSAGES.unsafeText)
     .optional()
     .transform((value) => (value ? value : undefined)),
 });
@@ -38,7 +41,12 @@ export const deliveryCountrySchema = z.enum(DELIVERY_COUNTRIES, {
 });
 
 const requiredText = (message: string) =>
-  z.string({ required_error: message }).trim().min(1, message).max(200);
+  z
+    .string({ required_error: message })
+    .trim()
+    .min(1, message)
+    .max(200)
+    .refine((text) => isSafeText(text), MESSAGES.unsafeText);
 
 export const deliveryFormSchema = z.object({
   firstName: requiredText(MESSAGES.firstNameRequired),
@@ -95,11 +103,13 @@ export const createBookFormSchema = z.object({
     .string({ required_error: CREATE_BOOK_MESSAGES.missingTitle })
     .trim()
     .min(1, CREATE_BOOK_MESSAGES.missingTitle)
-    .max(MAX_TITLE_LENGTH, MESSAGES.titleTooLong),
+    .max(MAX_TITLE_LENGTH, MESSAGES.titleTooLong)
+    .refine((title) => isSafeText(title), MESSAGES.unsafeText),
   customMessage: z
     .string()
     .trim()
     .max(MAX_CUSTOM_MESSAGE_LENGTH, CREATE_BOOK_MESSAGES.customMessageTooLong)
+    .refine((message) => isSafeText(message, { allowLineBreaks: true }), MESSAGES.unsafeText)
     .optional()
     .transform((value) => (value ? value : undefined)),
   quantity: z.coerce.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY),

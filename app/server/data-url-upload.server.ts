@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { API_MESSAGES, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILE_BODY_BYTES, MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/constants";
-import { jsonError, validationError } from "./http.server";
+import { jsonError, validationError, requireJsonContentType } from "./http.server";
 import { readStreamUpTo } from "./bytes.server";
 import type { UploadSource } from "./upload-tickets.server";
 
@@ -39,6 +39,7 @@ export async function readDataUrlUpload<Fields extends { filename?: string }>(
   schema: z.ZodType<Fields, z.ZodTypeDef, unknown>,
 ): Promise<DataUrlUpload<Fields>> {
   const tooLarge = () => jsonError(413, MESSAGES.previewTooLarge);
+  requireJsonContentType(request);
   if (Number(request.headers.get("Content-Length")) > MAX_UPLOAD_FILE_BODY_BYTES) throw tooLarge();
   const body = await readStreamUpTo(request.body, MAX_UPLOAD_FILE_BODY_BYTES, tooLarge);
   const fields = topLevelFields(body);

@@ -10,6 +10,8 @@ export interface Env {
   /** "production" unless wrangler dev or the tests say otherwise. */
   APP_ENV?: string;
   SESSION_SECRET?: string;
+  /** Comma-separated secrets being rotated out: they still verify cookies, SESSION_SECRET signs. */
+  SESSION_SECRET_PREVIOUS?: string;
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
   /**

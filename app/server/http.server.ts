@@ -73,11 +73,19 @@ export async function readBody(request: Request, { allowForm = false } = {}): Pr
   }
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return {};
+  // A cross-site form can post text/plain without a preflight; only a JSON type is read as JSON.
+  requireJsonContentType(request);
   try {
     return JSON.parse(text);
   } catch {
     throw jsonError(400, API_MESSAGES.invalidJson);
   }
+}
+
+/** 415 unless the body says it is JSON (application/json or a +json type). */
+export function requireJsonContentType(request: Request): void {
+  const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json" && !type.endsWith("+json")) throw jsonError(415, API_MESSAGES.jsonRequired);
 }
 
 /** The whole body, refused with 413 as soon as it passes `limit` bytes (whatever it declared). */

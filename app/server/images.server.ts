@@ -11,6 +11,7 @@ import {
   MESSAGES,
 } from "~/lib/constants";
 import type { ImageDto } from "~/lib/api-client";
+import { isSafeText } from "~/lib/text-rules";
 import { MIME_TYPES, pixelLimitFor, readImageHeader, type ImageHeader } from "../../workers/sketch/image-header";
 import { stripMetadata } from "../../workers/sketch/strip-metadata";
 import type { Database } from "./db.server";
@@ -170,7 +171,12 @@ async function insertImagesIfRoom(db: Database, bookId: number, originals: Store
 /** The file name as the visitor knows it: no folders (old browsers send a path), bounded. */
 export function displayName(filename: string): string {
   const base = filename.slice(Math.max(filename.lastIndexOf("/"), filename.lastIndexOf("\\")) + 1).trim();
-  return (base || "image").slice(0, 255);
+  const name = (base || "image").slice(0, 255);
+  if (!isSafeText(name)) {
+    // Named without the offending characters, so the message itself is safe to show.
+    throw jsonError(400, MESSAGES.unsafeFileName(name.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, "")));
+  }
+  return name;
 }
 
 /** The image if its book belongs to this session; otherwise a thrown 404. */

@@ -34,9 +34,10 @@ export async function deleteImages(bucket: R2Bucket, keys: string[]): Promise<vo
 const IMMUTABLE_PRIVATE = "private, max-age=31536000, immutable";
 
 /**
- * Streams an object with its stored Content-Type. An original's key is new for every upload and
- * a sketch's key belongs to one original, so the browser may keep either for a year; "private"
- * because it is someone's family photo. Answers 304 to a matching If-None-Match.
+ * Streams an object with its stored Content-Type, shown in the page (never downloaded as
+ * something else). An original's key is new for every upload and a sketch's key belongs to one
+ * original, so the browser may keep either for a year; "private" because it is someone's family
+ * photo. A matching If-None-Match answers 304; a failed If-Match or If-Unmodified-Since 412.
  */
 export async function serveImage(bucket: R2Bucket, key: string, request: Request): Promise<Response | null> {
   const object = await bucket.get(key, { onlyIf: request.headers });
@@ -44,14 +45,34 @@ export async function serveImage(bucket: R2Bucket, key: string, request: Request
   const headers = new Headers();
   object.writeHttpMetadata(headers);
   headers.set("Content-Type", object.httpMetadata?.contentType ?? "application/octet-stream");
+  headers.set("Content-Disposition", "inline");
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Cache-Control", IMMUTABLE_PRIVATE);
   headers.set("ETag", object.httpEtag);
-  if (!("body" in object)) return new Response(null, { status: 304, headers });
+  if (!("body" in object)) {
+    // R2 answers a failed precondition without a body, whichever header failed.
+    const status = failedWritePrecondition(request.headers, object) ? 412 : 304;
+    return new Response(null, { status, headers });
+  }
   headers.set("Content-Length", String(object.size));
   if (request.method === "HEAD") {
     await object.body.cancel();
     return new Response(null, { headers });
   }
   return new Response(object.body, { headers });
+}
+
+/** If-Match / If-Unmodified-Since failed (412), as opposed to a fresh If-None-Match (304). */
+function failedWritePrecondition(headers: Headers, object: R2Object): boolean {
+  const ifMatch = headers.get("If-Match");
+  if (ifMatch) {
+    const tags = ifMatch.split(",").map((tag) => tag.trim().replace(/^W\//, ""));
+    if (!tags.includes("*") && !tags.includes(object.httpEtag) && !tags.includes(`"${object.etag}"`)) return true;
+  }
+  const ifUnmodifiedSince = headers.get("If-Unmodified-Since");
+  if (ifUnmodifiedSince) {
+    const since = Date.parse(ifUnmodifiedSince);
+    if (Number.isFinite(since) && object.uploaded.getTime() > since + 999) return true;
+  }
+  return false;
 }
