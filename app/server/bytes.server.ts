@@ -29,3 +29,25 @@ export async function readStreamUpTo(
   }
   return joinChunks(chunks, length);
 }
+
+/**
+ * Reads and discards what is left of a request body we refused half-way, up to `limit` bytes,
+ * so that the client's keep-alive connection is ready for its next request; past the limit the
+ * rest is cancelled (a client sending that much after a refusal is not worth the bandwidth).
+ */
+export async function drainBody(body: ReadableStream<Uint8Array> | null, limit: number): Promise<void> {
+  if (!body || body.locked) return;
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      read += chunk.value.length;
+      if (read > limit) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away: nothing left to keep usable.
+  }
+}

@@ -109,8 +109,9 @@ export async function* readMultipart(
       buffer = concat(buffer, value);
     }
   } finally {
-    // Stops the upload from being read any further when we refuse it half-way.
-    reader.cancel().catch(() => {});
+    // Hands the rest of the body back: a refusal half-way drains it (drainBody) so the client's
+    // connection stays usable; cancelling would leave its unread bytes in the way of its next request.
+    reader.releaseLock();
   }
 }
 

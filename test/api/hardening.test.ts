@@ -53,7 +53,8 @@ describe("cross-site request forgery", () => {
     const visitor = new Visitor();
     await visitor.createBook("Mine");
     const before = await env.DB.prepare("SELECT count(*) AS n FROM books").first("n");
-    for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }]) {
+    const foreign: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }];
+    for (const headers of foreign) {
       const response = await visitor.fetch("/api/books", {
         method: "POST",
         headers: { ...headers, "Content-Type": "application/json" },
