@@ -46,11 +46,11 @@ function lineArt(width: number, height: number, seed: number): GrayPlane {
   return { width, height, data };
 }
 
-async function sha256(bytes: Uint8Array): Promise<string> {
+async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function readObject(key: string): Promise<Uint8Array> {
+async function readObject(key: string): Promise<Uint8Array<ArrayBuffer>> {
   const object = await env.IMAGES.get(key);
   expect(object, `${key} in R2`).not.toBeNull();
   return new Uint8Array(await object!.arrayBuffer());
