@@ -151,9 +151,15 @@ describe("the book PDF", () => {
     expect(lines.length).toBeGreaterThan(1);
     expect(lines.join(" ")).toBe("Zoë's summer in Lódz, Kraków and Ålesund with Grandma Søren and the whole family");
     const size = Number(/\/F1 (\d+) Tf/.exec(pdf.pages[0].content)![1]);
-    for (const line of lines) {
-      expect(textWidth(toWinAnsi(line).bytes, "Helvetica-Bold", size)).toBeLessThanOrEqual(SAFE_AREA.right - SAFE_AREA.left);
-    }
+    // Each line fits the safe area and is centred on the page (not on the off-centre safe area).
+    const starts = [...pdf.pages[0].content.matchAll(/1 0 0 1 ([\d.]+) [\d.]+ Tm/g)].map((m) => Number(m[1]));
+    expect(starts).toHaveLength(lines.length);
+    lines.forEach((line, i) => {
+      const width = textWidth(toWinAnsi(line).bytes, "Helvetica-Bold", size);
+      expect(width).toBeLessThanOrEqual(SAFE_AREA.right - SAFE_AREA.left);
+      expect(starts[i]).toBeGreaterThanOrEqual(SAFE_AREA.left);
+      expect(starts[i] + width / 2).toBeCloseTo(PAGE_WIDTH_PT / 2, 1);
+    });
     expect(shownText(pdf.pages[1].content).join(" ")).toBe("Für Oma \x97 mit Liebe. !"); // WinAnsi 151 is the em dash
   });
 });

@@ -17,7 +17,7 @@
  */
 import { readPngForPdf } from "./png";
 import type { ByteSink } from "./sink";
-import { pdfLiteral, pdfUnicodeString, textWidth, toWinAnsi, wrapLines, type StandardFont } from "./text";
+import { pdfLiteral, pdfUnicodeString, textWidth, toWinAnsi, wrapBalanced, type StandardFont } from "./text";
 import { PdfWriter, pdfNumber } from "./writer";
 
 const POINTS_PER_INCH = 72;
@@ -41,9 +41,16 @@ export const SAFE_AREA = {
 };
 const SAFE_WIDTH = SAFE_AREA.right - SAFE_AREA.left;
 const SAFE_HEIGHT = SAFE_AREA.top - SAFE_AREA.bottom;
+/**
+ * Text is centred on the page, not on the safe area (which sits off-centre for the binding),
+ * so it looks centred; its measure is what the safe area allows on both sides of the middle.
+ */
+const PAGE_MIDDLE = PAGE_WIDTH_PT / 2;
+const CENTRED_MEASURE = 2 * Math.min(PAGE_MIDDLE - SAFE_AREA.left, SAFE_AREA.right - PAGE_MIDDLE);
 
-const TITLE = { font: "Helvetica-Bold" as StandardFont, largest: 44, smallest: 24, maxLines: 5, leading: 1.2 };
-const DEDICATION = { font: "Helvetica" as StandardFont, largest: 16, smallest: 10, leading: 1.5 };
+const TITLE = { font: "Helvetica-Bold" as StandardFont, largest: 44, smallest: 24, maxLines: 5, leading: 1.2, measure: CENTRED_MEASURE };
+/** A dedication reads as a short centred block in italics: a 5 in measure. */
+const DEDICATION = { font: "Helvetica-Oblique" as StandardFont, largest: 16, smallest: 10, leading: 1.5, measure: Math.min(CENTRED_MEASURE, pt(5)) };
 
 const BOXES =
   `/MediaBox [0 0 ${PAGE_WIDTH_PT} ${PAGE_HEIGHT_PT}] /BleedBox [0 0 ${PAGE_WIDTH_PT} ${PAGE_HEIGHT_PT}] ` +
@@ -131,12 +138,13 @@ interface SetLines {
 }
 
 /** The largest size from `largest` down to `smallest` at which the text wraps into `maxLines`. */
-function fitText(paragraphs: Uint8Array[], font: StandardFont, largest: number, smallest: number, maxLines: number): SetLines {
+function fitText(paragraphs: Uint8Array[], style: { font: StandardFont; largest: number; smallest: number; measure: number }, maxLines: number): SetLines {
+  const { font, largest, smallest, measure } = style;
   let best: SetLines = { lines: [], size: smallest };
   for (let size = largest; size >= smallest; size -= 2) {
     // An empty paragraph is an empty line: the customer's blank lines stay.
     const lines = paragraphs.flatMap((paragraph) => {
-      const wrapped = wrapLines(paragraph, font, size, SAFE_WIDTH);
+      const wrapped = wrapBalanced(paragraph, font, size, measure);
       return wrapped.length ? wrapped : [new Uint8Array(0)];
     });
     best = { lines, size };
@@ -146,15 +154,14 @@ function fitText(paragraphs: Uint8Array[], font: StandardFont, largest: number, 
 }
 
 /** Lines centred on the page, the block's middle at `centreY`. */
-function centredLines({ lines, size }: SetLines, font: "F1" | "F2", stroke: StandardFont, leading: number, centreY: number): string {
+function centredLines({ lines, size }: SetLines, font: "F1" | "F2", face: StandardFont, leading: number, centreY: number): string {
   const lineHeight = size * leading;
   // Baseline of the first line: half the block above the centre, less the cap height (≈ 0.72 em).
   const firstBaseline = centreY + ((lines.length - 1) * lineHeight) / 2 - size * 0.36;
-  const middle = (SAFE_AREA.left + SAFE_AREA.right) / 2;
   let content = "0 g\n";
   lines.forEach((line, i) => {
     if (line.length === 0) return;
-    const x = middle - textWidth(line, stroke, size) / 2;
+    const x = PAGE_MIDDLE - textWidth(line, face, size) / 2;
     const y = firstBaseline - i * lineHeight;
     content += `BT /${font} ${size} Tf 1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm ${pdfLiteral(line)} Tj ET\n`;
   });
@@ -162,7 +169,7 @@ function centredLines({ lines, size }: SetLines, font: "F1" | "F2", stroke: Stan
 }
 
 function titlePageContent(title: Uint8Array): string {
-  const set = fitText([title], TITLE.font, TITLE.largest, TITLE.smallest, TITLE.maxLines);
+  const set = fitText([title], TITLE, TITLE.maxLines);
   // A little above the middle, where a title page's title sits to the eye.
   return centredLines(set, "F1", TITLE.font, TITLE.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.58);
 }
@@ -170,7 +177,7 @@ function titlePageContent(title: Uint8Array): string {
 function dedicationPageContent(paragraphs: Uint8Array[]): string {
   if (paragraphs.every((paragraph) => paragraph.length === 0)) return "";
   const maxLines = Math.floor(SAFE_HEIGHT / (DEDICATION.smallest * DEDICATION.leading));
-  const set = fitText(paragraphs, DEDICATION.font, DEDICATION.largest, DEDICATION.smallest, Math.min(maxLines, 24));
+  const set = fitText(paragraphs, DEDICATION, Math.min(maxLines, 24));
   return centredLines(set, "F2", DEDICATION.font, DEDICATION.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.6);
 }
 

@@ -64,11 +64,12 @@ export function toWinAnsi(text: string): WinAnsiText {
   return { bytes: Uint8Array.from(out), missing };
 }
 
-export type StandardFont = "Helvetica" | "Helvetica-Bold";
+export type StandardFont = "Helvetica" | "Helvetica-Oblique" | "Helvetica-Bold";
 
 /** Width in points of WinAnsi bytes set in `font` at `size`. */
 export function textWidth(bytes: Uint8Array, font: StandardFont, size: number): number {
-  const widths = font === "Helvetica" ? HELVETICA_WIDTHS : HELVETICA_BOLD_WIDTHS;
+  // The oblique is the regular design slanted: the same widths.
+  const widths = font === "Helvetica-Bold" ? HELVETICA_BOLD_WIDTHS : HELVETICA_WIDTHS;
   let units = 0;
   for (const byte of bytes) units += byte >= 32 ? widths[byte - 32] : 0;
   return (units * size) / 1000;
@@ -105,6 +106,24 @@ export function wrapLines(bytes: Uint8Array, font: StandardFont, size: number, m
   }
   if (line.length) lines.push(Uint8Array.from(line));
   return lines;
+}
+
+/**
+ * Like wrapLines, into as few lines, but with lines of even length: the narrowest measure that
+ * still needs no more lines (so a last line is not one lonely word).
+ */
+export function wrapBalanced(bytes: Uint8Array, font: StandardFont, size: number, maxWidth: number): Uint8Array[] {
+  const greedy = wrapLines(bytes, font, size, maxWidth);
+  if (greedy.length < 2) return greedy;
+  let low = 0;
+  let high = maxWidth;
+  // Halving to a tenth of a point: about 12 rounds for a page-wide measure.
+  while (high - low > 0.1) {
+    const middle = (low + high) / 2;
+    if (wrapLines(bytes, font, size, middle).length <= greedy.length) high = middle;
+    else low = middle;
+  }
+  return wrapLines(bytes, font, size, high);
 }
 
 function splitWords(bytes: Uint8Array): number[][] {
