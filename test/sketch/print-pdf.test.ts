@@ -7,7 +7,6 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../workers/sketch/index";
 import { encodeGrayPng } from "../../workers/sketch/encode";
-import type { GrayPlane } from "../../workers/sketch/kernel";
 import { PAGE_HEIGHT_PT, PAGE_WIDTH_PT, SAFE_AREA, writeBookPdf } from "../../workers/sketch/pdf/book-pdf";
 import { printKeyFor, type PrintJob } from "../../workers/sketch/pdf/contract";
 import { readPngForPdf } from "../../workers/sketch/pdf/png";
@@ -16,35 +15,13 @@ import { PART_SIZE, R2MultipartSink } from "../../workers/sketch/pdf/sink";
 import { textWidth, toWinAnsi } from "../../workers/sketch/pdf/text";
 import { database, schema } from "../../app/server/db.server";
 import { decodeFlatePngPredicted, parsePdf, shownText } from "./pdf-parser";
-import { seededRandom } from "./helpers";
+import { lineArt } from "./line-art";
 
 const printEnv = env as unknown as PrintEnv;
 const LETTER_WITH_BLEED = [0, 0, 630, 810];
 const TRIM = [9, 9, 621, 801];
 
 afterEach(() => vi.restoreAllMocks());
-
-/** A page of line art like the kernel's: white paper, dark strokes (rings and lines). */
-function lineArt(width: number, height: number, seed: number): GrayPlane {
-  const random = seededRandom(seed);
-  const data = new Uint8Array(width * height).fill(255);
-  const scale = Math.min(width, height);
-  const stroke = Math.max(2, Math.round(scale / 300));
-  for (let k = 0; k < 12; k++) {
-    const cx = random() * width;
-    const cy = random() * height;
-    const radius = (0.05 + random() * 0.25) * scale;
-    const x0 = Math.max(0, Math.floor(cx - radius - stroke));
-    const y0 = Math.max(0, Math.floor(cy - radius - stroke));
-    for (let y = y0; y < Math.min(height, cy + radius + stroke); y++) {
-      for (let x = x0; x < Math.min(width, cx + radius + stroke); x++) {
-        const distance = Math.abs(Math.hypot(x - cx, y - cy) - radius);
-        if (distance < stroke) data[y * width + x] = Math.round(30 + (distance / stroke) * 60);
-      }
-    }
-  }
-  return { width, height, data };
-}
 
 async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
