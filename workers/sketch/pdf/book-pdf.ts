@@ -12,6 +12,10 @@
  * spine), so a landscape sketch fills a portrait page. Our print-size sketches (3300 px long
  * edge) come out at 322-340 dpi, at or above the printer's 300.
  *
+ * Text: the title in Helvetica-Bold (44 pt, smaller down to 24 pt if it needs more than five
+ * lines), the dedication in Helvetica-Oblique (16 pt down to 10), both centred on the page with
+ * balanced line breaks; fonts and letters as text.ts explains (standard 14 fonts, WinAnsi).
+ *
  * Memory: one page's PNG at a time (loaded by the caller's loader only when its page is
  * written) and the sink's one buffered part; the PDF itself is never held.
  */

@@ -19,27 +19,26 @@ export const PART_SIZE = 5 * 1024 * 1024;
 
 export class R2MultipartSink implements ByteSink {
   private upload: R2MultipartUpload | null = null;
-  private parts: R2UploadedPart[] = [];
-  private buffer = new Uint8Array(PART_SIZE);
+  private readonly parts: R2UploadedPart[] = [];
+  /** The part being filled; made when the first byte of a part arrives. */
+  private buffer: Uint8Array | null = null;
   private filled = 0;
 
   constructor(
     private readonly bucket: R2Bucket,
     private readonly key: string,
     private readonly options: R2MultipartOptions = {},
-    private readonly partSize = PART_SIZE,
-  ) {
-    if (partSize !== PART_SIZE) this.buffer = new Uint8Array(partSize);
-  }
+  ) {}
 
   async write(bytes: Uint8Array): Promise<void> {
     let from = 0;
     while (from < bytes.length) {
-      const take = Math.min(bytes.length - from, this.partSize - this.filled);
+      this.buffer ??= new Uint8Array(PART_SIZE);
+      const take = Math.min(bytes.length - from, PART_SIZE - this.filled);
       this.buffer.set(bytes.subarray(from, from + take), this.filled);
       this.filled += take;
       from += take;
-      if (this.filled === this.partSize) await this.flush();
+      if (this.filled === PART_SIZE) await this.flush();
     }
   }
 
@@ -54,10 +53,10 @@ export class R2MultipartSink implements ByteSink {
 
   private async flush(): Promise<void> {
     this.upload ??= await this.bucket.createMultipartUpload(this.key, this.options);
-    const part = this.buffer.subarray(0, this.filled);
+    const part = (this.buffer ?? new Uint8Array(0)).subarray(0, this.filled);
     this.parts.push(await this.upload.uploadPart(this.parts.length + 1, part));
-    // A fresh buffer: the runtime may still hold the old one's bytes.
-    this.buffer = new Uint8Array(this.partSize);
+    // The next part gets a fresh buffer: the runtime may still hold this one's bytes.
+    this.buffer = null;
     this.filled = 0;
   }
 }
