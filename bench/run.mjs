@@ -1,7 +1,8 @@
 // `npm run bench`: the landing page's JS and CSS sizes (bench/bundle-size.mjs, from the last
 // `npm run build`), then the whole sketch job (decode → resize → kernel → encode) on real photos, a
 // table per stage with MP/s and peak memory, OpenCV's one-thread run of the same recipe side by
-// side when /usr/bin/python3 has cv2, and a contact sheet of photo/sketch pairs.
+// side when /usr/bin/python3 has cv2, a contact sheet of photo/sketch pairs, and the print PDF's
+// build time and peak memory (bench/pdf.mjs).
 //
 //   npm run bench                                  all photos, table, contact sheet
 //   npm run bench -- --image PATH --json OUT       one file; writes the figures as JSON
@@ -17,6 +18,7 @@ import { build } from "esbuild";
 import { wasmAsModule } from "./wasm-as-module.mjs";
 import { measureJobMemory } from "./memory.mjs";
 import { printLandingBundle } from "./bundle-size.mjs";
+import { printPdfBench } from "./pdf.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
@@ -249,6 +251,9 @@ if (compared.length) {
 const sheetPath = join(out, "contact-sheet.png");
 writeFileSync(sheetPath, await codecs.contactSheet(pairs, 420));
 console.log(`\ncontact sheet: ${sheetPath}; large pages: ${join(out, "*-sketch.png")}`);
+
+// ---- the print-ready PDF: build time and peak memory for 5, 15 and 50 pages ----
+await printPdfBench();
 
 function findWallpapers() {
   const candidates = ["/usr/share/wallpapers", "/tmp/wp/x/usr/share/wallpapers", join(out, "wallpapers", "usr", "share", "wallpapers")];

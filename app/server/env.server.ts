@@ -1,10 +1,13 @@
 import type { SketchJob, SketcherRpc } from "../../workers/sketch/contract";
+import type { PrintJob } from "../../workers/sketch/pdf/contract";
 
 /** Bindings and variables of the app Worker (wrangler.toml). */
 export interface Env {
   DB: D1Database;
   IMAGES: R2Bucket;
   SKETCH_QUEUE: Queue<SketchJob>;
+  /** A paid order's print-ready PDF is built by the sketch Worker (workers/sketch/pdf). */
+  PRINT_QUEUE: Queue<PrintJob>;
   SKETCHER: Fetcher & SketcherRpc;
   ASSETS?: Fetcher;
   /** "production" unless wrangler dev or the tests say otherwise. */

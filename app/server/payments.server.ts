@@ -13,6 +13,7 @@ import { and, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
 import type { PaymentResult } from "~/lib/api-client";
 import { API_MESSAGES, CHECKOUT_TTL_SECONDS, CREATE_BOOK_MESSAGES, PAYMENT_CLAIM_STALE_SECONDS } from "~/lib/constants";
 import type { SketchJob } from "../../workers/sketch/contract";
+import type { PrintJob } from "../../workers/sketch/pdf/contract";
 import { isUniqueViolation, type Database } from "./db.server";
 import { books, checkouts, images, orders, quotes, type CustomerInfo, type Order } from "./db/schema";
 import type { Env } from "./env.server";
@@ -246,6 +247,8 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
   if (order.paymentStatus === "paid") {
     if (order.paymentSessionId === event.sessionId) {
       await queueBookImages(env, db, order.bookId);
+      // A replay (the first delivery may have failed after the update): ask again until it exists.
+      if (!order.pdfKey) await queuePrintPdf(env, order.id);
       return "already-paid";
     }
     console.error(`order ${order.orderNumber} was paid by ${order.paymentSessionId} and again by ${event.sessionId}: refund one`);
@@ -289,7 +292,16 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
   }
   if (!paid) return handleCheckoutEvent(env, db, event, now); // a concurrent delivery won: re-read
   await queueBookImages(env, db, order.bookId);
+  await queuePrintPdf(env, order.id);
   return "paid";
+}
+
+/**
+ * The print-ready PDF of a paid order (the sketch Worker's print job; it waits for the sketches
+ * and never rebuilds a stored PDF, so sending twice is harmless).
+ */
+async function queuePrintPdf(env: Env, orderId: number): Promise<void> {
+  await env.PRINT_QUEUE.send({ orderId } satisfies PrintJob);
 }
 
 /**

@@ -15,10 +15,14 @@ export default workerdProject({
       modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
       compatibilityDate: "2026-04-01",
       compatibilityFlags: ["nodejs_compat"],
-      bindings: { APP_ENV: "test" },
+      // The print job looks again after 1 s, not a minute, while a book's sketches are drawn.
+      bindings: { APP_ENV: "test", PRINT_SKETCH_WAIT_SECONDS: "1" },
       d1Databases: { DB: "00000000-0000-0000-0000-000000000000" },
       r2Buckets: { IMAGES: "coloring-book-images" },
-      queueConsumers: { "sketch-jobs": { maxBatchTimeout: 0.05, maxRetries: 3, deadLetterQueue: "sketch-jobs-dlq" } },
+      queueConsumers: {
+        "sketch-jobs": { maxBatchTimeout: 0.05, maxRetries: 3, deadLetterQueue: "sketch-jobs-dlq" },
+        "print-jobs": { maxBatchTimeout: 0.05, maxRetries: 30, deadLetterQueue: "print-jobs-dlq" },
+      },
     },
   ],
 });

@@ -1,18 +1,24 @@
 /**
  * The sketch Worker: turns uploaded photos into coloring-book pages.
  * - queue `sketch-jobs`: one message per book image; `sketch-jobs-dlq`: the ones that gave up.
+ * - queue `print-jobs`: one message per paid order, its print-ready PDF (pdf/print-jobs.ts);
+ *   `print-jobs-dlq`: the ones that gave up.
  * - RPC `Sketcher.convert(originalKey)`: the synchronous free preview (service binding SKETCHER).
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { DEAD_LETTER_QUEUE, handleDeadLetters, handleSketchJobs, SKETCH_QUEUE, type SketchEnv } from "./consumer";
+import { DEAD_LETTER_QUEUE, handleDeadLetters, handleSketchJobs, SKETCH_QUEUE } from "./consumer";
 import { PREVIEW_MESSAGES } from "../../app/lib/constants";
 import type { ConvertOptions, ConvertResult, SketcherRpc, SketchJob } from "./contract";
 import { isPermanent } from "./errors";
 import { convertOriginal } from "./pipeline";
+import type { PrintJob } from "./pdf/contract";
+import { handlePrintDeadLetters, handlePrintJobs, PRINT_DEAD_LETTER_QUEUE, PRINT_QUEUE, type PrintEnv } from "./pdf/print-jobs";
 
 export type { SketchEnv } from "./consumer";
+/** The sketch jobs' bindings plus the print job's one setting. */
+type WorkerEnv = PrintEnv;
 
-export class Sketcher extends WorkerEntrypoint<SketchEnv> implements SketcherRpc {
+export class Sketcher extends WorkerEntrypoint<WorkerEnv> implements SketcherRpc {
   /**
    * Converts an original already in R2 and stores its sketch at sketchKeyFor(originalKey).
    * Throws with a customer-readable message when the photo cannot be converted; anything
@@ -34,10 +40,12 @@ export default {
   async fetch() {
     return new Response("Not Found", { status: 404 });
   },
-  async queue(batch: MessageBatch<SketchJob>, env: SketchEnv) {
+  async queue(batch: MessageBatch<SketchJob | PrintJob>, env: WorkerEnv) {
     if (batch.queue === SKETCH_QUEUE) return handleSketchJobs(batch, env);
     if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetters(batch, env);
+    if (batch.queue === PRINT_QUEUE) return handlePrintJobs(batch, env);
+    if (batch.queue === PRINT_DEAD_LETTER_QUEUE) return handlePrintDeadLetters(batch);
     console.error(`sketch worker got a batch from unknown queue ${batch.queue}; retrying it`);
     batch.retryAll();
   },
-} satisfies ExportedHandler<SketchEnv, SketchJob>;
+} satisfies ExportedHandler<WorkerEnv, SketchJob | PrintJob>;

@@ -213,6 +213,9 @@ export const orders = sqliteTable(
     paymentClaimedAt: integer("payment_claimed_at", { mode: "timestamp" }),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp" }),
+    /** The print-ready PDF in R2 (print/<orderNumber>.pdf), set by the sketch Worker's print job. */
+    pdfKey: text("pdf_key"),
+    pdfReadyAt: integer("pdf_ready_at", { mode: "timestamp" }),
   },
   (t) => [
     uniqueIndex("orders_order_number_idx").on(t.orderNumber),

@@ -1,0 +1,229 @@
+/**
+ * The print-ready PDF of a book: title page, dedication page, then one sketch per page.
+ *
+ * Page: US Letter (8.5 x 11 in) trim with 0.125 in bleed on every side, so each page's MediaBox
+ * is 8.75 x 11.25 in (630 x 810 pt) and the TrimBox marks the cut. Nothing is drawn in the
+ * bleed (the pages are white paper), and everything stays inside the safe area: 0.375 in from
+ * the trim, 0.625 in on the left, where the spiral's holes are punched (pages are printed one
+ * side, bound on the left edge).
+ *
+ * Sketches are placed as large as the safe area allows, centred, and turned a quarter
+ * anticlockwise when wider than tall (the usual book convention: the picture's top at the
+ * spine), so a landscape sketch fills a portrait page. Our print-size sketches (3300 px long
+ * edge) come out at 322-340 dpi, at or above the printer's 300.
+ *
+ * Text: the title in Helvetica-Bold (44 pt, smaller down to 24 pt if it needs more than five
+ * lines), the dedication in Helvetica-Oblique (16 pt down to 10), both centred on the page with
+ * balanced line breaks; fonts and letters as text.ts explains (standard 14 fonts, WinAnsi).
+ *
+ * Memory: one page's PNG at a time (loaded by the caller's loader only when its page is
+ * written) and the sink's one buffered part; the PDF itself is never held.
+ */
+import { readPngForPdf } from "./png";
+import type { ByteSink } from "./sink";
+import { pdfLiteral, pdfUnicodeString, textWidth, toWinAnsi, wrapBalanced, type StandardFont } from "./text";
+import { PdfWriter, pdfNumber } from "./writer";
+
+const POINTS_PER_INCH = 72;
+const TRIM_WIDTH_IN = 8.5;
+const TRIM_HEIGHT_IN = 11;
+const BLEED_IN = 0.125;
+const BINDING_MARGIN_IN = 0.625;
+const OUTER_MARGIN_IN = 0.375;
+
+const pt = (inches: number) => inches * POINTS_PER_INCH;
+const BLEED = pt(BLEED_IN);
+export const PAGE_WIDTH_PT = pt(TRIM_WIDTH_IN + 2 * BLEED_IN);
+export const PAGE_HEIGHT_PT = pt(TRIM_HEIGHT_IN + 2 * BLEED_IN);
+
+/** The safe area in page coordinates (origin at the bottom left of the bleed). */
+export const SAFE_AREA = {
+  left: BLEED + pt(BINDING_MARGIN_IN),
+  bottom: BLEED + pt(OUTER_MARGIN_IN),
+  right: PAGE_WIDTH_PT - BLEED - pt(OUTER_MARGIN_IN),
+  top: PAGE_HEIGHT_PT - BLEED - pt(OUTER_MARGIN_IN),
+};
+const SAFE_WIDTH = SAFE_AREA.right - SAFE_AREA.left;
+const SAFE_HEIGHT = SAFE_AREA.top - SAFE_AREA.bottom;
+/**
+ * Text is centred on the page, not on the safe area (which sits off-centre for the binding),
+ * so it looks centred; its measure is what the safe area allows on both sides of the middle.
+ */
+const PAGE_MIDDLE = PAGE_WIDTH_PT / 2;
+const CENTRED_MEASURE = 2 * Math.min(PAGE_MIDDLE - SAFE_AREA.left, SAFE_AREA.right - PAGE_MIDDLE);
+
+const TITLE = { font: "Helvetica-Bold" as StandardFont, largest: 44, smallest: 24, maxLines: 5, leading: 1.2, measure: CENTRED_MEASURE };
+/** A dedication reads as a short centred block in italics: a 5 in measure. */
+const DEDICATION = { font: "Helvetica-Oblique" as StandardFont, largest: 16, smallest: 10, leading: 1.5, measure: Math.min(CENTRED_MEASURE, pt(5)) };
+
+const BOXES =
+  `/MediaBox [0 0 ${PAGE_WIDTH_PT} ${PAGE_HEIGHT_PT}] /BleedBox [0 0 ${PAGE_WIDTH_PT} ${PAGE_HEIGHT_PT}] ` +
+  `/TrimBox [${BLEED} ${BLEED} ${PAGE_WIDTH_PT - BLEED} ${PAGE_HEIGHT_PT - BLEED}]`;
+
+export interface BookPdfInput {
+  title: string;
+  /** The personal message; the dedication page stays blank without one. */
+  dedication: string | null;
+  /** One loader per sketch page, in book order; each is called only when its page is written. */
+  pages: ReadonlyArray<() => Promise<Uint8Array>>;
+}
+
+export interface BookPdfResult {
+  pageCount: number;
+  /** Characters of the title or dedication that Helvetica could not show (left out). */
+  missingCharacters: string[];
+  /** Effective resolution of the least sharp sketch page (dpi), or null without sketch pages. */
+  lowestDpi: number | null;
+}
+
+/** Writes the whole PDF to `sink` and closes it; aborts the sink if anything fails. */
+export async function writeBookPdf(sink: ByteSink, input: BookPdfInput): Promise<BookPdfResult> {
+  try {
+    const result = await writeBook(new PdfWriter(sink), input);
+    await sink.close();
+    return result;
+  } catch (error) {
+    await sink.abort().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function writeBook(pdf: PdfWriter, input: BookPdfInput): Promise<BookPdfResult> {
+  await pdf.begin();
+  const catalog = pdf.allocate();
+  const pageTree = pdf.allocate();
+  const info = pdf.allocate();
+  const titleFont = pdf.allocate();
+  const textFont = pdf.allocate();
+  await pdf.object(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R >>`);
+  await pdf.object(info, `<< /Title ${pdfUnicodeString(input.title)} /Producer (coloring-book-shop) >>`);
+  await pdf.object(titleFont, standardFont(TITLE.font));
+  await pdf.object(textFont, standardFont(DEDICATION.font));
+
+  const kids: number[] = [];
+  const missing = new Set<string>();
+  const fonts = `/Font << /F1 ${titleFont} 0 R /F2 ${textFont} 0 R >>`;
+
+  const title = toWinAnsi(input.title);
+  title.missing.forEach((char) => missing.add(char));
+  kids.push(await textPage(pdf, pageTree, fonts, titlePageContent(title.bytes)));
+
+  const paragraphs = (input.dedication ?? "").trim().split(/\r?\n/).map(toWinAnsi);
+  paragraphs.forEach((paragraph) => paragraph.missing.forEach((char) => missing.add(char)));
+  kids.push(await textPage(pdf, pageTree, fonts, dedicationPageContent(paragraphs.map((p) => p.bytes))));
+
+  let lowestDpi: number | null = null;
+  for (const load of input.pages) {
+    const { page, dpi } = await sketchPage(pdf, pageTree, await load());
+    kids.push(page);
+    lowestDpi = lowestDpi === null ? dpi : Math.min(lowestDpi, dpi);
+  }
+
+  await pdf.object(pageTree, `<< /Type /Pages /Kids [${kids.map((kid) => `${kid} 0 R`).join(" ")}] /Count ${kids.length} >>`);
+  await pdf.finish(`/Root ${catalog} 0 R /Info ${info} 0 R`);
+  return { pageCount: kids.length, missingCharacters: [...missing], lowestDpi };
+}
+
+function standardFont(name: StandardFont): string {
+  return `<< /Type /Font /Subtype /Type1 /BaseFont /${name} /Encoding /WinAnsiEncoding >>`;
+}
+
+async function textPage(pdf: PdfWriter, pageTree: number, fonts: string, content: string): Promise<number> {
+  const page = pdf.allocate();
+  const contents = pdf.allocate();
+  await pdf.object(page, `<< /Type /Page /Parent ${pageTree} 0 R ${BOXES} /Resources << ${fonts} >> /Contents ${contents} 0 R >>`);
+  await pdf.textStream(contents, "", content);
+  return page;
+}
+
+interface SetLines {
+  lines: Uint8Array[];
+  size: number;
+}
+
+/** The largest size from `largest` down to `smallest` at which the text wraps into `maxLines`. */
+function fitText(paragraphs: Uint8Array[], style: { font: StandardFont; largest: number; smallest: number; measure: number }, maxLines: number): SetLines {
+  const { font, largest, smallest, measure } = style;
+  let best: SetLines = { lines: [], size: smallest };
+  for (let size = largest; size >= smallest; size -= 2) {
+    // An empty paragraph is an empty line: the customer's blank lines stay.
+    const lines = paragraphs.flatMap((paragraph) => {
+      const wrapped = wrapBalanced(paragraph, font, size, measure);
+      return wrapped.length ? wrapped : [new Uint8Array(0)];
+    });
+    best = { lines, size };
+    if (lines.length <= maxLines) break;
+  }
+  return best;
+}
+
+/** Lines centred on the page, the block's middle at `centreY`. */
+function centredLines({ lines, size }: SetLines, font: "F1" | "F2", face: StandardFont, leading: number, centreY: number): string {
+  const lineHeight = size * leading;
+  // Baseline of the first line: half the block above the centre, less the cap height (≈ 0.72 em).
+  const firstBaseline = centreY + ((lines.length - 1) * lineHeight) / 2 - size * 0.36;
+  let content = "0 g\n";
+  lines.forEach((line, i) => {
+    if (line.length === 0) return;
+    const x = PAGE_MIDDLE - textWidth(line, face, size) / 2;
+    const y = firstBaseline - i * lineHeight;
+    content += `BT /${font} ${size} Tf 1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm ${pdfLiteral(line)} Tj ET\n`;
+  });
+  return content;
+}
+
+function titlePageContent(title: Uint8Array): string {
+  const set = fitText([title], TITLE, TITLE.maxLines);
+  // A little above the middle, where a title page's title sits to the eye.
+  return centredLines(set, "F1", TITLE.font, TITLE.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.58);
+}
+
+function dedicationPageContent(paragraphs: Uint8Array[]): string {
+  if (paragraphs.every((paragraph) => paragraph.length === 0)) return "";
+  const maxLines = Math.floor(SAFE_HEIGHT / (DEDICATION.smallest * DEDICATION.leading));
+  const set = fitText(paragraphs, DEDICATION, Math.min(maxLines, 24));
+  return centredLines(set, "F2", DEDICATION.font, DEDICATION.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.6);
+}
+
+/** One sketch page: the PNG's compressed scanlines as a Flate image with PNG predictors. */
+async function sketchPage(pdf: PdfWriter, pageTree: number, png: Uint8Array): Promise<{ page: number; dpi: number }> {
+  const image = readPngForPdf(png);
+  const page = pdf.allocate();
+  const contents = pdf.allocate();
+  const xobject = pdf.allocate();
+  const placement = placeImage(image.width, image.height);
+  await pdf.object(
+    page,
+    `<< /Type /Page /Parent ${pageTree} 0 R ${BOXES} /Resources << /XObject << /Im1 ${xobject} 0 R >> >> /Contents ${contents} 0 R >>`,
+  );
+  await pdf.textStream(contents, "", `q ${placement.matrix.map(pdfNumber).join(" ")} cm /Im1 Do Q\n`);
+  await pdf.stream(
+    xobject,
+    `/Type /XObject /Subtype /Image /Width ${image.width} /Height ${image.height} ` +
+      `/ColorSpace /${image.colors === 1 ? "DeviceGray" : "DeviceRGB"} /BitsPerComponent 8 /Filter /FlateDecode ` +
+      `/DecodeParms << /Predictor 15 /Colors ${image.colors} /BitsPerComponent 8 /Columns ${image.width} >>`,
+    image.idatLength,
+    image.idat,
+  );
+  return { page, dpi: placement.dpi };
+}
+
+/**
+ * The `cm` matrix that maps the image's unit square onto the page: fitted into the safe area,
+ * centred, and turned a quarter anticlockwise when the image is landscape.
+ */
+export function placeImage(width: number, height: number): { matrix: number[]; dpi: number; rotated: boolean } {
+  const rotated = width > height;
+  // The image's extent on the page, before scaling: a turned image swaps its sides.
+  const across = rotated ? height : width;
+  const up = rotated ? width : height;
+  const scale = Math.min(SAFE_WIDTH / across, SAFE_HEIGHT / up); // points per pixel
+  const placedAcross = across * scale;
+  const placedUp = up * scale;
+  const x = SAFE_AREA.left + (SAFE_WIDTH - placedAcross) / 2;
+  const y = SAFE_AREA.bottom + (SAFE_HEIGHT - placedUp) / 2;
+  const dpi = POINTS_PER_INCH / scale;
+  if (!rotated) return { matrix: [placedAcross, 0, 0, placedUp, x, y], dpi, rotated };
+  // Image x (u) runs up the page, image y (v, its top at 1) runs leftwards: top at the spine.
+  return { matrix: [0, placedUp, -placedAcross, 0, x + placedAcross, y], dpi, rotated };
+}
