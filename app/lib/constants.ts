@@ -493,3 +493,18 @@ export const PAGE_META = {
     description: "This page does not exist.",
   },
 } as const;
+
+// Abuse limits of the shop's own actions (docs/decisions/012). A family making a book needs a
+// handful of each a day; these stop a script, not a customer.
+export const SHOP_DAILY_LIMITS = {
+  book: { perSession: 50, perAddress: 200 },
+  quote: { perSession: 300, perAddress: 1000 },
+  upload: { perSession: 300, perAddress: 1000 },
+  process: { perSession: 300, perAddress: 1000 },
+} as const;
+/** The period of API_LIMITER's `simple` setting in wrangler.toml. */
+export const SHOP_BURST_PERIOD_SECONDS = 60;
+export const SHOP_LIMIT_MESSAGES = {
+  burst: "You are going a little fast. Please wait a minute and try again.",
+  daily: "You have reached today's limit for this. Please try again tomorrow, or write to us if you need more.",
+} as const;

@@ -3,6 +3,10 @@ import { requireBook } from "~/server/books.server";
 import { database } from "~/server/db.server";
 import { parseId, requireMethod } from "~/server/http.server";
 import { addImages, imageDto, listImages } from "~/server/images.server";
+import { requireShopAllowance } from "~/server/shop-limits.server";
+import { drainBody } from "~/server/bytes.server";
+
+const REFUSED_UPLOAD_DRAIN_BYTES = 16 * 1024 * 1024;
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const db = database(context.cloudflare.env.DB);
@@ -15,6 +19,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = database(env.DB);
   const book = await requireBook(db, context.sessionId, parseId(params.id));
+  try {
+    await requireShopAllowance(env, db, request, context.sessionId, "upload");
+  } catch (refusal) {
+    // Refused unread: take a little of the body off the wire so a well-behaved client's
+    // connection stays usable; a flood is cut off.
+    await drainBody(request.body, REFUSED_UPLOAD_DRAIN_BYTES);
+    throw refusal;
+  }
   const images = await addImages(env, db, book, request);
   return json({ images: images.map(imageDto) }, { status: 201 });
 }

@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { requireBook, startProcessing } from "~/server/books.server";
 import { database } from "~/server/db.server";
 import { methodNotAllowed, parseId, requireMethod } from "~/server/http.server";
+import { requireShopAllowance } from "~/server/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 
@@ -10,5 +11,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = database(env.DB);
   const book = await requireBook(db, context.sessionId, parseId(params.id));
+  await requireShopAllowance(env, db, request, context.sessionId, "process");
   return json(await startProcessing(env, db, book), { status: 202 });
 }

@@ -4,6 +4,7 @@ import { requireBook } from "~/server/books.server";
 import { database } from "~/server/db.server";
 import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http.server";
 import { createQuote } from "~/server/quotes.server";
+import { requireShopAllowance } from "~/server/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 
@@ -12,5 +13,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const db = database(context.cloudflare.env.DB);
   const book = await requireBook(db, context.sessionId, parseId(params.id));
   const { deliveryAddress } = await readValidBody(request, quoteRequestSchema);
+  await requireShopAllowance(context.cloudflare.env, db, request, context.sessionId, "quote");
   return json(await createQuote(db, book, deliveryAddress));
 }

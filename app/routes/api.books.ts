@@ -3,12 +3,15 @@ import { bookFormSchema } from "~/lib/schemas";
 import { bookDto, createBook } from "~/server/books.server";
 import { database } from "~/server/db.server";
 import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
+import { requireShopAllowance } from "~/server/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireMethod(request, ["POST"]);
   const input = await readValidBody(request, bookFormSchema, { allowForm: true });
-  const book = await createBook(database(context.cloudflare.env.DB), context.sessionId, input);
+  const db = database(context.cloudflare.env.DB);
+  await requireShopAllowance(context.cloudflare.env, db, request, context.sessionId, "book");
+  const book = await createBook(db, context.sessionId, input);
   return json(bookDto(book), { status: 201 });
 }

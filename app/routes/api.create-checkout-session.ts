@@ -3,6 +3,7 @@ import { createCheckoutSessionSchema } from "~/lib/schemas";
 import { createCheckoutSession } from "~/server/checkouts.server";
 import { database } from "~/server/db.server";
 import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
+import { requireShopAllowance } from "~/server/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 
@@ -12,6 +13,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const input = await readValidBody(request, createCheckoutSessionSchema);
   const db = database(env.DB);
+  await requireShopAllowance(env, db, request, context.sessionId, "book");
   const payment = await createCheckoutSession({ env, db, origin: new URL(request.url).origin }, context.sessionId, input);
   return json({ url: payment.checkoutUrl, orderNumber: payment.orderNumber, orderId: payment.orderId });
 }

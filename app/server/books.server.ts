@@ -1,5 +1,5 @@
 /** Books of the visitor's session: creating, finding (404 for anyone else's), processing. */
-import { and, count, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import type { BookDto, BookProgress } from "~/lib/api-client";
 import type { BookFormInput } from "~/lib/schemas";
 import { API_MESSAGES } from "~/lib/constants";
@@ -43,25 +43,38 @@ export function requireEditableBook(book: Pick<Book, "status">): void {
 }
 
 /**
- * Queues one job per image still `pending`. The sketch Worker moves each image on from there
- * and is idempotent, so pressing the button twice costs a little work and no harm.
+ * Queues every image still `pending` and not yet queued. The UPDATE that marks them queued is
+ * the statement that picks them, so pressing the button twice (or two tabs) queues nothing twice.
  */
 export async function startProcessing(env: Env, db: Database, book: Book): Promise<{ queued: number }> {
-  const rows = await db
-    .select({ id: images.id, processingStatus: images.processingStatus })
-    .from(images)
-    .where(eq(images.bookId, book.id))
-    .orderBy(images.id);
-  if (rows.length === 0) throw jsonError(400, API_MESSAGES.bookHasNoImages);
-  const pending = rows.filter((row) => row.processingStatus === "pending");
-  if (pending.length === 0) return { queued: 0 };
-  // Queue first: if sending fails the book is still a draft and the request can be retried.
-  await env.SKETCH_QUEUE.sendBatch(pending.map((row) => ({ body: { imageId: row.id } satisfies SketchJob })));
-  await db
-    .update(books)
-    .set({ status: "processing" })
-    .where(and(eq(books.id, book.id), inArray(books.status, ["draft", "ready"])));
-  return { queued: pending.length };
+  const queued = await queuePendingImages(env, db, book.id);
+  if (queued === 0 && (await db.$count(images, eq(images.bookId, book.id))) === 0) {
+    throw jsonError(400, API_MESSAGES.bookHasNoImages);
+  }
+  if (queued > 0) {
+    await db
+      .update(books)
+      .set({ status: "processing" })
+      .where(and(eq(books.id, book.id), inArray(books.status, ["draft", "ready"])));
+  }
+  return { queued };
+}
+
+/** Picks and queues a book's unqueued pending images; returns how many. If sending fails they are unpicked. */
+export async function queuePendingImages(env: Env, db: Database, bookId: number, now = new Date()): Promise<number> {
+  const picked = await db
+    .update(images)
+    .set({ queuedAt: now })
+    .where(and(eq(images.bookId, bookId), eq(images.processingStatus, "pending"), isNull(images.queuedAt)))
+    .returning({ id: images.id });
+  if (picked.length === 0) return 0;
+  try {
+    await env.SKETCH_QUEUE.sendBatch(picked.map((row) => ({ body: { imageId: row.id } satisfies SketchJob })));
+  } catch (error) {
+    await db.update(images).set({ queuedAt: null }).where(inArray(images.id, picked.map((row) => row.id)));
+    throw error;
+  }
+  return picked.length;
 }
 
 export async function bookProgress(db: Database, book: Book): Promise<BookProgress> {

@@ -24,6 +24,8 @@ export interface Env {
   LOCAL_TEST_CHECKOUT?: string;
   /** Burst limit of the free preview (wrangler.toml [[ratelimits]]); keys are ours to choose. */
   PREVIEW_LIMITER?: RateLimit;
+  /** Bursts of the shop's own actions: books, quotes, uploads, processing (decision 012). */
+  API_LIMITER?: RateLimit;
   /** "on" shows the debug view of the last conversion in production (always on locally). */
   DEBUG_VIEW?: string;
   /**

@@ -12,14 +12,14 @@
 import { and, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
 import type { PaymentResult } from "~/lib/api-client";
 import { API_MESSAGES, CHECKOUT_TTL_SECONDS, CREATE_BOOK_MESSAGES, PAYMENT_CLAIM_STALE_SECONDS } from "~/lib/constants";
-import type { SketchJob } from "../../workers/sketch/contract";
 import type { PrintJob } from "../../workers/sketch/pdf/contract";
 import { isUniqueViolation, type Database } from "./db.server";
-import { books, checkouts, images, orders, quotes, type CustomerInfo, type Order } from "./db/schema";
+import { books, checkouts, orders, quotes, type CustomerInfo, type Order } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError } from "./http.server";
 import { paymentProviderFor, PaymentsNotConfiguredError, type PaymentProvider } from "./payment-provider.server";
 import { requirePhotoCountOfQuote } from "./quotes.server";
+import { queuePendingImages } from "./books.server";
 
 /** What Stripe's placeholder becomes in the success URL. */
 export const CHECKOUT_SESSION_PLACEHOLDER = "{CHECKOUT_SESSION_ID}";
@@ -246,7 +246,7 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
   }
   if (order.paymentStatus === "paid") {
     if (order.paymentSessionId === event.sessionId) {
-      await queueBookImages(env, db, order.bookId);
+      await queuePendingImages(env, db, order.bookId);
       // A replay (the first delivery may have failed after the update): ask again until it exists.
       if (!order.pdfKey) await queuePrintPdf(env, order.id);
       return "already-paid";
@@ -291,7 +291,7 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
     throw error;
   }
   if (!paid) return handleCheckoutEvent(env, db, event, now); // a concurrent delivery won: re-read
-  await queueBookImages(env, db, order.bookId);
+  await queuePendingImages(env, db, order.bookId);
   await queuePrintPdf(env, order.id);
   return "paid";
 }
@@ -304,15 +304,3 @@ async function queuePrintPdf(env: Env, orderId: number): Promise<void> {
   await env.PRINT_QUEUE.send({ orderId } satisfies PrintJob);
 }
 
-/**
- * A create-book order pays before its photos are drawn: send every image still `pending` to the
- * sketch Worker (it is idempotent, so a replayed event costs a little work and no harm).
- */
-async function queueBookImages(env: Env, db: Database, bookId: number): Promise<void> {
-  const pending = await db
-    .select({ id: images.id })
-    .from(images)
-    .where(and(eq(images.bookId, bookId), eq(images.processingStatus, "pending")));
-  if (pending.length === 0) return;
-  await env.SKETCH_QUEUE.sendBatch(pending.map((row) => ({ body: { imageId: row.id } satisfies SketchJob })));
-}

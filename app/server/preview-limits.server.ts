@@ -60,7 +60,7 @@ interface DailyLimits {
   message: string;
 }
 
-function dailyLimitsFor(env: Env, action: UsageAction): DailyLimits {
+function dailyLimitsFor(env: Env, action: "free-conversion" | "free-ticket" | UsageAction): DailyLimits {
   const addressOverride = Number(env.PREVIEW_DAILY_LIMIT_PER_ADDRESS);
   const override = Number.isSafeInteger(addressOverride) && addressOverride > 0 ? addressOverride : null;
   return action === "free-conversion"
@@ -86,9 +86,8 @@ function secondsUntilNextUtcDay(now: Date): number {
 }
 
 /**
- * Counts `amount` uses of `action` for today (UTC) against the session's and the address's
- * daily limits, or throws 429 and counts nothing. Each counter moves by one guarded upsert, so
- * concurrent requests cannot both take the last slot.
+ * Counts `amount` uses of a free-preview `action` for today (UTC) against the session's and the
+ * address's daily limits, or throws 429 and counts nothing.
  */
 export async function countDailyUse(
   env: Env,
@@ -98,11 +97,26 @@ export async function countDailyUse(
   now: Date,
   amount = 1,
 ): Promise<void> {
-  const limits = dailyLimitsFor(env, action);
+  await countUsage(db, action, requester, now, amount, dailyLimitsFor(env, action));
+}
+
+/**
+ * Each counter moves by one guarded upsert, so concurrent requests cannot both take the last
+ * slot; a refused request is counted nowhere. `perAddress: null` limits the session only.
+ */
+export async function countUsage(
+  db: Database,
+  action: UsageAction,
+  requester: Requester,
+  now: Date,
+  amount: number,
+  limits: { perSession: number; perAddress: number | null; message: string },
+): Promise<void> {
   const day = utcDay(now);
   const refuse = () => tooManyRequests(limits.message, secondsUntilNextUtcDay(now));
   const session = `session:${requester.sessionId}`;
   if (!(await bump(db, action, session, day, amount, limits.perSession))) throw refuse();
+  if (limits.perAddress === null) return;
   if (!(await bump(db, action, `address:${requester.addressHash}`, day, amount, limits.perAddress))) {
     // The address is spent: give the session back what it was charged for a refused request.
     await db.run(sql`UPDATE usage_counts SET count = count - ${amount}

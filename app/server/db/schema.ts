@@ -62,6 +62,8 @@ export const images = sqliteTable(
     width: integer("width"),
     height: integer("height"),
     error: text("error"),
+    /** When a processing run sent this image to the sketch queue; set by the statement that picks it. */
+    queuedAt: integer("queued_at", { mode: "timestamp" }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -112,7 +114,8 @@ export const uploads = sqliteTable(
   ],
 );
 
-export const USAGE_ACTIONS = ["free-conversion", "free-ticket"] as const;
+/** Free-preview uses, and the shop actions a script could repeat without end (decision 012). */
+export const USAGE_ACTIONS = ["free-conversion", "free-ticket", "book", "quote", "upload", "process"] as const;
 export type UsageAction = (typeof USAGE_ACTIONS)[number];
 
 /**

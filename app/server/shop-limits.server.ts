@@ -1,0 +1,41 @@
+/**
+ * Abuse limits of the shop's own actions (issue 8 item 2, decision 012): sessions cost nothing
+ * to mint, so books, quotes, uploads and processing runs are limited per cookie session and per
+ * client address: bursts through the Workers Rate Limiting binding API_LIMITER, daily counts in
+ * D1 (the free preview's counters, preview-limits.server.ts). Over a limit: 429 + Retry-After.
+ */
+import { SHOP_BURST_PERIOD_SECONDS, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
+import type { Database } from "./db.server";
+import type { Env } from "./env.server";
+import { countUsage, requesterOf, tooManyRequests } from "./preview-limits.server";
+
+export type ShopAction = keyof typeof SHOP_DAILY_LIMITS;
+
+/**
+ * Counts one `action` of this visitor or throws 429. Without CF-Connecting-IP (local runs, not
+ * through Cloudflare) there is no address to limit, only the session.
+ */
+export async function requireShopAllowance(
+  env: Env,
+  db: Database,
+  request: Request,
+  sessionId: string,
+  action: ShopAction,
+  now = new Date(),
+): Promise<void> {
+  const hasAddress = Boolean(request.headers.get("CF-Connecting-IP"));
+  const requester = await requesterOf(env, request, sessionId);
+  if (env.API_LIMITER) {
+    const keys = [`${action}:session:${sessionId}`, ...(hasAddress ? [`${action}:address:${requester.addressHash}`] : [])];
+    for (const key of keys) {
+      const { success } = await env.API_LIMITER.limit({ key });
+      if (!success) throw tooManyRequests(SHOP_LIMIT_MESSAGES.burst, SHOP_BURST_PERIOD_SECONDS);
+    }
+  }
+  const limits = SHOP_DAILY_LIMITS[action];
+  await countUsage(db, action, requester, now, 1, {
+    perSession: limits.perSession,
+    perAddress: hasAddress ? limits.perAddress : null,
+    message: SHOP_LIMIT_MESSAGES.daily,
+  });
+}

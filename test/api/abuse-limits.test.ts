@@ -1,0 +1,81 @@
+/**
+ * Issue 8 item 2: sessions cost nothing to mint, so the shop's own actions are limited per
+ * session and per client address (bursts through API_LIMITER, daily counts in D1), and a
+ * processing run can never queue an image twice.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
+import { dbRun, fakeJpeg, sessionIdOf, Visitor } from "./helpers";
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function message(response: Response) {
+  return ((await response.json()) as { message: string }).message;
+}
+
+describe("daily limits", () => {
+  it("refuses a session's book past its daily count with 429, Retry-After, and no book", async () => {
+    const visitor = new Visitor();
+    const sessionId = await sessionIdOf(visitor);
+    await dbRun("INSERT OR REPLACE INTO usage_counts (action, subject, day, count) VALUES ('book', ?, ?, ?)", `session:${sessionId}`, today(), SHOP_DAILY_LIMITS.book.perSession);
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM books").first("n");
+    const refused = await visitor.send("POST", "/api/books", { title: "One too many" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await message(refused)).toBe(SHOP_LIMIT_MESSAGES.daily);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM books").first("n")).toBe(before);
+    // Another visitor is not affected.
+    expect((await new Visitor().send("POST", "/api/books", { title: "Mine" })).status).toBe(201);
+  });
+
+  it("refuses every session behind one client address past the address's daily count", async () => {
+    const address = { "CF-Connecting-IP": "203.0.113.77" };
+    const first = new Visitor();
+    const created = await first.fetch("/api/books", { method: "POST", headers: { ...address, "Content-Type": "application/json" }, body: JSON.stringify({ title: "A" }) });
+    expect(created.status).toBe(201);
+    const subject = await env.DB.prepare("SELECT subject FROM usage_counts WHERE action = 'book' AND subject LIKE 'address:%' AND day = ?").bind(today()).first<string>("subject");
+    expect(subject).toBeTruthy();
+    expect(subject).not.toContain("203.0.113.77"); // only a keyed hash of the address is kept
+    await dbRun("UPDATE usage_counts SET count = ? WHERE action = 'book' AND subject = ?", SHOP_DAILY_LIMITS.book.perAddress, subject);
+    const second = new Visitor();
+    const refused = await second.fetch("/api/books", { method: "POST", headers: { ...address, "Content-Type": "application/json" }, body: JSON.stringify({ title: "B" }) });
+    expect(refused.status).toBe(429);
+  });
+});
+
+describe("bursts", () => {
+  it("answers 429 to the 61st quote request of a minute, before pricing anything", async () => {
+    const visitor = new Visitor();
+    const bookId = await visitor.createBook();
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      const response = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: { country: "UK", zipCode: "SW1A 1AA" } });
+      statuses.push(response.status);
+      if (response.status === 429) {
+        expect(response.headers.get("Retry-After")).toBe("60");
+        expect(await message(response)).toBe(SHOP_LIMIT_MESSAGES.burst);
+        break;
+      }
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((status) => status === 400)).toBe(true); // no photos selected yet
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM quotes WHERE book_id = ?").bind(bookId).first("n")).toBe(0);
+  });
+});
+
+describe("processing", () => {
+  it("queues each pending image once, however often and however concurrently /process is called", async () => {
+    const visitor = new Visitor();
+    const bookId = await visitor.createBook();
+    await visitor.uploadOk(bookId, [fakeJpeg("a.jpg"), fakeJpeg("b.jpg"), fakeJpeg("c.jpg")]);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => visitor.fetch(`/api/books/${bookId}/process`, { method: "POST" }).then((r) => r.json() as Promise<{ queued: number }>)),
+    );
+    expect(answers.reduce((sum, answer) => sum + answer.queued, 0)).toBe(3);
+    const again = (await (await visitor.fetch(`/api/books/${bookId}/process`, { method: "POST" })).json()) as { queued: number };
+    expect(again.queued).toBe(0);
+    const unqueued = await env.DB.prepare("SELECT count(*) AS n FROM images WHERE book_id = ? AND queued_at IS NULL").bind(bookId).first("n");
+    expect(unqueued).toBe(0);
+  });
+});
