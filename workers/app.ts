@@ -6,6 +6,7 @@
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "@remix-run/dev/server-build";
 import { cleanUpFreePreviews } from "~/server/cleanup.server";
+import { applyRetention, RETENTION_CRON } from "~/server/retention.server";
 import { isLocalEnvironment, type Env } from "~/server/env.server";
 import { API_MESSAGES } from "~/lib/constants";
 import { isForeignStateChange } from "~/server/request-origin.server";
@@ -43,7 +44,12 @@ export default {
 
   /** Cron Trigger (wrangler.toml [triggers]): free-preview uploads older than 24 hours go. */
   async scheduled(controller: ScheduledController, env: Env): Promise<void> {
-    const report = await cleanUpFreePreviews(env, new Date(controller.scheduledTime));
+    const now = new Date(controller.scheduledTime);
+    if (controller.cron === RETENTION_CRON) {
+      console.log(`retention (${controller.cron})`, JSON.stringify(await applyRetention(env, now)));
+      return;
+    }
+    const report = await cleanUpFreePreviews(env, now);
     console.log(`free-preview cleanup (${controller.cron})`, JSON.stringify(report));
   },
 } satisfies ExportedHandler<Env>;

@@ -508,3 +508,9 @@ export const SHOP_LIMIT_MESSAGES = {
   burst: "You are going a little fast. Please wait a minute and try again.",
   daily: "You have reached today's limit for this. Please try again tomorrow, or write to us if you need more.",
 } as const;
+
+// Retention (docs/decisions/013; the privacy page states the same periods)
+/** A book never paid for is deleted, photos and sketches included, after a year. */
+export const BOOK_RETENTION_DAYS = 365;
+/** An object in R2 that no row names is deleted once it is this old (an upload half-recorded). */
+export const ORPHAN_OBJECT_GRACE_HOURS = 24;
