@@ -14,11 +14,15 @@ export function blurSigmaFor(width: number, height: number, tuning: SketchTuning
  * level's smoothingScale; under 1 px, none.
  */
 export function edgeSigmaFor(width: number, height: number, noise = 0, tuning: SketchTuning = SKETCH_TUNING): number {
-  const sigma =
-    tuning.smoothingScale *
-    Math.min(tuning.maxEdgeSigma, Math.max(Math.max(width, height) / tuning.edgeSigmaDivisor, noise * tuning.noiseSmoothing));
+  const longEdge = Math.max(width, height);
+  const base = Math.max(longEdge / tuning.edgeSigmaDivisor, noise * tuning.noiseSmoothing);
+  // The level's scale applies before the caps: a noisy small photo is not smoothed into blobs.
+  const sigma = Math.min(tuning.maxEdgeSigma, longEdge / MAX_EDGE_SIGMA_DIVISOR, tuning.smoothingScale * base);
   return sigma < 1 ? 0 : sigma;
 }
+
+/** The smoothing never exceeds long edge / this (about 5 mm on a page): beyond, shapes melt. */
+const MAX_EDGE_SIGMA_DIVISOR = 250;
 
 /** Speck size in pixels at this resolution: a square of speckSidePrintPx print pixels. */
 export function speckPixelsFor(width: number, height: number, tuning: SketchTuning = SKETCH_TUNING): number {

@@ -12,7 +12,7 @@ export const SKETCH_TUNING = {
   maxBlurSigma: 24,
   /** The grey is smoothed by sigma = long edge / this before the dodge and Sobel (≈ 0.25 mm). */
   edgeSigmaDivisor: 1100,
-  maxEdgeSigma: 4,
+  maxEdgeSigma: 6,
   /** On a noisy photo the smoothing is at least noise (grey levels) × this. */
   noiseSmoothing: 0.15,
   /** Tone curve: these percentiles of the grey are stretched toward black and white... */
@@ -53,9 +53,9 @@ export const SKETCH_TUNING = {
    * outline stands while a field of pebbles, grass or fur cancels itself out...
    */
   surroundSigmaFactor: 4,
-  surroundSuppression: 1.2,
+  surroundSuppression: 0.7,
   /** ...and lightens the dodge by this × the surround (in grey levels), for the same reason. */
-  dodgeSuppression: 0.6,
+  dodgeSuppression: 0.45,
 } as const;
 
 export type SketchTuning = { readonly [Name in keyof typeof SKETCH_TUNING]: number };
@@ -63,20 +63,20 @@ export type SketchTuning = { readonly [Name in keyof typeof SKETCH_TUNING]: numb
 /** What each detail level changes from the standard look (chosen on the contact sheet). */
 export const DETAIL_TUNING: Record<DetailLevel, Partial<SketchTuning>> = {
   simple: {
-    smoothingScale: 2.2,
-    minStrokeExtentPrintPx: 160,
-    speckSidePrintPx: 24,
+    smoothingScale: 1.7,
+    minStrokeExtentPrintPx: 120,
+    speckSidePrintPx: 20,
     lineRadiusPrintPx: 2,
-    surroundSuppression: 1.6,
-    dodgeSuppression: 1,
-    strongLevel: 60,
+    surroundSuppression: 1,
+    dodgeSuppression: 0.6,
+    strongLevel: 80,
   },
   standard: {},
   detailed: {
     smoothingScale: 1,
     minStrokeExtentPrintPx: 30,
-    surroundSuppression: 0.8,
-    dodgeSuppression: 0.4,
+    surroundSuppression: 0.45,
+    dodgeSuppression: 0.3,
     weakLevel: 200,
     strongLevel: 110,
   },
