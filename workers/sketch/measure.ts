@@ -4,10 +4,11 @@
  *
  *   grey share    pixels neither paper (>= 235) nor ink (<= 80): shading a crayon cannot follow
  *   ink share     pixels <= 80
- *   specks / MP   ink marks (8-connected) smaller than 1 mm² at 300 dpi (139 print pixels), per
- *                 megapixel of the page at print size
+ *   specks / MP   marks (8-connected pixels darker than paper, so grey dots count too) smaller
+ *                 than 1 mm² at 300 dpi (139 print pixels), per megapixel of the page at print size
  *   outlines      share of the photo's strong edges with ink within about 1 mm (see below)
- *   continuity    share of the ink in marks of at least 10 mm² (lines, not fragments)
+ *   continuity    share of the marked pixels (ink or grey) in marks of at least 10 mm² (lines,
+ *                 not fragments)
  *
  * Strong edges: the photo's grey, area-reduced to a quarter of the page's size (one cell = 4 × 4
  * page pixels, 1/3 mm), Sobel magnitude per cell of at least STRONG_EDGE_MIN grey levels and in
@@ -47,14 +48,14 @@ export function measureColourability(source: GrayPlane, page: GrayPlane): Colour
   // Sizes at print size: a smaller page (a small photo) is printed larger, so its pixels count more.
   const printScale = PRINT_LONG_EDGE_PX / Math.max(width, height);
   const printPixelsPerPixel = printScale * printScale;
-  const marks = findMarks(page, INK_LEVEL + 1);
+  const marks = findMarks(page, PAPER_LEVEL);
   let specks = 0;
   let lineInk = 0;
   for (let r = 0; r < marks.runCount; r++) {
     if (marks.parent[r] !== r) continue;
     const printSize = marks.size[r] * printPixelsPerPixel;
     if (printSize < SPECK_PRINT_PIXELS) specks++;
-    else if (printSize >= LINE_PRINT_PIXELS) lineInk += marks.size[r];
+    else if (printSize >= LINE_PRINT_PIXELS) lineInk += marks.size[r]; // all non-paper pixels of long marks
   }
   const printMegapixels = (pixels * printPixelsPerPixel) / 1e6;
   return {
@@ -62,7 +63,7 @@ export function measureColourability(source: GrayPlane, page: GrayPlane): Colour
     inkShare: pixels ? ink / pixels : 0,
     specksPerMegapixel: printMegapixels ? specks / printMegapixels : 0,
     outlineSurvival: outlineSurvival(source, page),
-    continuity: ink ? Math.min(1, lineInk / ink) : 0,
+    continuity: ink + grey ? Math.min(1, lineInk / (ink + grey)) : 0,
   };
 }
 
@@ -71,14 +72,14 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane): number {
   const cellsWide = Math.max(3, Math.ceil(page.width / OUTLINE_CELL));
   const cellsHigh = Math.max(3, Math.ceil(page.height / OUTLINE_CELL));
   const photo = areaResize(source, cellsWide, cellsHigh);
-  // Ink per cell: does any page pixel of the cell hold ink?
+  // Ink per cell: does any page pixel of the cell hold ink? (Column → cell looked up, not divided.)
   const inked = new Uint8Array(cellsWide * cellsHigh);
+  const cellOfColumn = new Int32Array(page.width);
+  for (let x = 0; x < page.width; x++) cellOfColumn[x] = Math.min(cellsWide - 1, Math.floor((x * cellsWide) / page.width));
   for (let y = 0; y < page.height; y++) {
     const row = y * page.width;
     const cellRow = Math.min(cellsHigh - 1, Math.floor((y * cellsHigh) / page.height)) * cellsWide;
-    for (let x = 0; x < page.width; x++) {
-      if (page.data[row + x] <= INK_LEVEL) inked[cellRow + Math.min(cellsWide - 1, Math.floor((x * cellsWide) / page.width))] = 1;
-    }
+    for (let x = 0; x < page.width; x++) if (page.data[row + x] <= INK_LEVEL) inked[cellRow + cellOfColumn[x]] = 1;
   }
   // Sobel magnitude / 4 (grey levels per cell) of the interior cells, and its histogram.
   const magnitude = new Uint16Array(cellsWide * cellsHigh);
