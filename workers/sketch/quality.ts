@@ -9,7 +9,7 @@
  *   grey          G = max(0, 1 - grey share / GREY_SHARE_MAX)
  *   specks        P = 1 up to SPECKS_GOOD per MP, linear to 0 at SPECKS_MAX per MP
  *   outlines      O = min(1, outline survival / OUTLINE_GOOD)
- *   continuity    L = min(1, continuity / LINE_SHARE_GOOD)
+ *   continuity    L = 0 up to LINE_SHARE_POOR of the ink in long marks, linear to 1 at LINE_SHARE_GOOD
  *   coverage      K = 1 inside [INK_BAND_LOW, INK_BAND_HIGH] of ink, linear to 0 at no ink and
  *                 at INK_COVERAGE_MAX
  *   colourability C = G × P × O × L × K
@@ -25,10 +25,11 @@ export const GREY_SHARE_MAX = 0.05;
 export const SPECKS_GOOD = 50;
 export const SPECKS_MAX = 400;
 export const OUTLINE_GOOD = 0.45;
-export const LINE_SHARE_GOOD = 0.8;
+export const LINE_SHARE_POOR = 0.5;
+export const LINE_SHARE_GOOD = 0.95;
 export const INK_BAND_LOW = 0.02;
 export const INK_BAND_HIGH = 0.2;
-export const INK_COVERAGE_MAX = 0.45;
+export const INK_COVERAGE_MAX = 0.5;
 const WEIGHT_RESOLUTION = 0.2;
 const WEIGHT_SHARPNESS = 0.3;
 const WEIGHT_COLOURABILITY = 0.5;
@@ -60,7 +61,7 @@ export function measureQuality({ sourceWidth, sourceHeight, source, sketch }: Qu
     Math.max(0, 1 - measure.greyShare / GREY_SHARE_MAX) *
     clamp01((SPECKS_MAX - measure.specksPerMegapixel) / (SPECKS_MAX - SPECKS_GOOD)) *
     Math.min(1, measure.outlineSurvival / OUTLINE_GOOD) *
-    Math.min(1, measure.continuity / LINE_SHARE_GOOD) *
+    clamp01((measure.continuity - LINE_SHARE_POOR) / (LINE_SHARE_GOOD - LINE_SHARE_POOR)) *
     coverageInBand(measure.inkShare);
   const combined =
     Math.pow(resolution, WEIGHT_RESOLUTION) *
