@@ -76,10 +76,20 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane): number {
   const inked = new Uint8Array(cellsWide * cellsHigh);
   const cellOfColumn = new Int32Array(page.width);
   for (let x = 0; x < page.width; x++) cellOfColumn[x] = Math.min(cellsWide - 1, Math.floor((x * cellsWide) / page.width));
+  // Paper is skipped four pixels at a time (one 32-bit read) where the bytes are aligned.
+  const aligned = page.data.byteOffset % 4 === 0;
+  const words = new Uint32Array(page.data.buffer, page.data.byteOffset, aligned ? page.data.length >> 2 : 0);
   for (let y = 0; y < page.height; y++) {
     const row = y * page.width;
     const cellRow = Math.min(cellsHigh - 1, Math.floor((y * cellsHigh) / page.height)) * cellsWide;
-    for (let x = 0; x < page.width; x++) if (page.data[row + x] <= INK_LEVEL) inked[cellRow + cellOfColumn[x]] = 1;
+    for (let x = 0; x < page.width; x++) {
+      const i = row + x;
+      if (aligned && (i & 3) === 0 && x + 4 <= page.width && words[i >> 2] === 0xffffffff) {
+        x += 3;
+        continue;
+      }
+      if (page.data[i] <= INK_LEVEL) inked[cellRow + cellOfColumn[x]] = 1;
+    }
   }
   // Sobel magnitude / 4 (grey levels per cell) of the interior cells, and its histogram.
   const magnitude = new Uint16Array(cellsWide * cellsHigh);
