@@ -1,6 +1,6 @@
 /**
  * The debug view's planes (SPEC section 7): what the kernel started from and where it drew.
- * Built beside the kernel from its input and output, so kernel.ts stays untouched:
+ * Built beside the kernel from its input and output, so the kernel stays untouched:
  * - image: the decoded grey plane area-reduced to the page's size (what the kernel works at);
  * - mask: black where the finished page has ink (the kept lines), grey where the input has a
  *   strong edge (3x3 Sobel above the kernel's edgeLow) that left no ink, white elsewhere.

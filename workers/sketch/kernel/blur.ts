@@ -1,3 +1,7 @@
+/**
+ * Gaussian blurs on reduced Uint16 8.8 planes: block means down to the largest reduction the
+ * sigma allows, then stacked running-sum boxes (cost per pixel independent of sigma).
+ */
 import type { FixedPlane } from "./plane";
 
 /**

@@ -1,3 +1,4 @@
+/** The noise stage: how noisy the photo is, which sets how much the grey is smoothed. */
 import type { GrayPlane } from "./plane";
 
 /**

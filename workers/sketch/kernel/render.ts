@@ -1,3 +1,7 @@
+/**
+ * The render stage: the grey page from the smoothed, blurred and surround planes, made at the
+ * working resolution in one fused pass (colour dodge, Sobel edges, levels).
+ */
 import type { FixedPlane } from "./plane";
 import { SURROUND_FIXED } from "./surround";
 import type { SketchTuning } from "./tuning";
@@ -87,10 +91,10 @@ function blendRows(top: Int32Array, bottom: Int32Array, weight: number, out: Int
   for (let x = 0; x < width; x++) out[offset + x] = (top[x] * wTop + bottom[x] * weight + 2048) >> 12;
 }
 
-
 /**
- * The fused pass: upsample both planes a row at a time, dodge, Sobel, levels. Pixels as light as
- * a mark's threshold or lighter are written as white paper (what the cleanup would make them).
+ * The fused pass: upsample the three planes a row at a time; dodge, Sobel, levels, both lessened
+ * by the surround (texture). Pixels as light as weakLevel or lighter are written as white paper
+ * (what binarise would make them). The result is still grey: binarise decides what is a line.
  */
 export function renderPage(
   page: Uint8Array,

@@ -1,3 +1,4 @@
+/** The tone stage: a curve that stretches a dull or dark photo to the full range. */
 import type { GrayPlane } from "./plane";
 import { SKETCH_TUNING, type SketchTuning } from "./tuning";
 
