@@ -7,8 +7,7 @@
  * pass subtracts it away.
  *
  * Made on the reduced smoothed plane (the one Sobel reads, at half the working resolution on a
- * page, or a quarter when the surround is wide), then averaged and blurred further down: the
- * surround is a low-frequency plane.
+ * page), then averaged and blurred further down: the surround is a low-frequency plane.
  */
 import { blockMeans, gaussianInPlace, reducedSigma, reductionFor } from "./blur";
 import type { FixedPlane } from "./plane";
@@ -17,10 +16,7 @@ import type { FixedPlane } from "./plane";
 export const SURROUND_FIXED = 32;
 
 export function surroundPlane(smoothed: FixedPlane, edgeSigma: number, surroundSigma: number): FixedPlane {
-  // The surround is a mean over several edge sigmas: when it is wide enough, its Sobel can read
-  // the smoothed plane averaged 2 x 2 (a quarter of the pixels) without changing the mean.
-  const source = reductionFor(surroundSigma) >= 4 * smoothed.scale ? blockMeans(smoothed, 2) : smoothed;
-  const { width, height, data, scale } = source;
+  const { width, height, data, scale } = smoothed;
   const magnitude = new Uint16Array(width * height);
   // The render pass's edge strength: the Sobel magnitude per working pixel (a plane pixel spans
   // `scale` of them) × max(1, edgeSigma), 8.8 fixed point undone.
