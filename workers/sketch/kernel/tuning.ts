@@ -53,9 +53,9 @@ export const SKETCH_TUNING = {
    * outline stands while a field of pebbles, grass or fur cancels itself out...
    */
   surroundSigmaFactor: 4,
-  surroundSuppression: 0.5,
+  surroundSuppression: 0.7,
   /** ...and lightens the dodge by this × the surround (in grey levels), for the same reason. */
-  dodgeSuppression: 0.35,
+  dodgeSuppression: 0.45,
 } as const;
 
 export type SketchTuning = { readonly [Name in keyof typeof SKETCH_TUNING]: number };
@@ -75,8 +75,8 @@ export const DETAIL_TUNING: Record<DetailLevel, Partial<SketchTuning>> = {
   detailed: {
     smoothingScale: 1,
     minStrokeExtentPrintPx: 30,
-    surroundSuppression: 0.3,
-    dodgeSuppression: 0.2,
+    surroundSuppression: 0.45,
+    dodgeSuppression: 0.3,
     weakLevel: 200,
     strongLevel: 110,
   },
