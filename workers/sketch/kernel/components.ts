@@ -11,10 +11,11 @@ import type { GrayPlane } from "./plane";
 /** The marks of a page; per-mark figures are valid at the root run of each mark. */
 export interface Marks {
   runCount: number;
-  runRow: Int32Array;
-  runStart: Int32Array;
+  /** Coordinates fit 16 bits (a page is at most 3300 px a side): 23 bytes per run in all. */
+  runRow: Uint16Array;
+  runStart: Uint16Array;
   /** Exclusive. */
-  runEnd: Int32Array;
+  runEnd: Uint16Array;
   /** The root run of each run's mark (a run is a root when parent[r] === r). */
   parent: Int32Array;
   /** Pixels of the mark. */
@@ -22,10 +23,10 @@ export interface Marks {
   /** Its darkest pixel. */
   darkest: Uint8Array;
   /** Its bounding box. */
-  minX: Int32Array;
-  maxX: Int32Array;
-  minY: Int32Array;
-  maxY: Int32Array;
+  minX: Uint16Array;
+  maxX: Uint16Array;
+  minY: Uint16Array;
+  maxY: Uint16Array;
 }
 
 export function rootOf(parent: Int32Array, run: number): number {
@@ -36,19 +37,20 @@ export function rootOf(parent: Int32Array, run: number): number {
 
 /** The marks of pixels darker than `markLevel` (0 = ink, 255 = paper). */
 export function findMarks({ width, height, data }: GrayPlane, markLevel: number): Marks {
+  if (width > 65535 || height > 65535) throw new RangeError(`a page of ${width}x${height} is too large for 16-bit coordinates`);
   const aligned = data.byteOffset % 4 === 0;
   const words = new Uint32Array(data.buffer, data.byteOffset, aligned ? data.length >> 2 : 0);
   let capacity = Math.max(1024, height * 8);
-  let runRow = new Int32Array(capacity);
-  let runStart = new Int32Array(capacity);
-  let runEnd = new Int32Array(capacity);
+  let runRow = new Uint16Array(capacity);
+  let runStart = new Uint16Array(capacity);
+  let runEnd = new Uint16Array(capacity);
   let parent = new Int32Array(capacity);
   let size = new Int32Array(capacity);
   let darkest = new Uint8Array(capacity);
-  let minX = new Int32Array(capacity);
-  let maxX = new Int32Array(capacity);
-  let minY = new Int32Array(capacity);
-  let maxY = new Int32Array(capacity);
+  let minX = new Uint16Array(capacity);
+  let maxX = new Uint16Array(capacity);
+  let minY = new Uint16Array(capacity);
+  let maxY = new Uint16Array(capacity);
   let runCount = 0;
 
   let previousFirst = 0;
@@ -134,7 +136,7 @@ export function extentOf(marks: Marks, root: number): number {
   return Math.max(marks.maxX[root] - marks.minX[root], marks.maxY[root] - marks.minY[root]) + 1;
 }
 
-function grow<T extends Int32Array | Uint8Array>(array: T, capacity: number): T {
+function grow<T extends Int32Array | Uint16Array | Uint8Array>(array: T, capacity: number): T {
   const bigger = new (array.constructor as new (length: number) => T)(capacity);
   bigger.set(array);
   return bigger;
