@@ -67,22 +67,26 @@ export function resizeRgba(image: Rgba, width: number, height: number, crop = fa
 }
 
 /**
- * One row per photo: the colour photo, then its page, both scaled to rowHeight (area average
- * for the page so thin lines keep their weight), on a mid-grey ground so the page's white
- * paper shows where it ends.
+ * One row per photo: the colour photo, then its pages (one per detail level), all scaled to
+ * rowHeight (area average for the pages so thin lines keep their weight), on a mid-grey ground
+ * so the pages' white paper shows where it ends.
  */
-export async function contactSheet(pairs: { bytes: Uint8Array; page: GrayPlane }[], rowHeight: number): Promise<Uint8Array> {
+export async function contactSheet(rows: { bytes: Uint8Array; pages: GrayPlane[] }[], rowHeight: number): Promise<Uint8Array> {
   const gap = 12;
   const cells = await Promise.all(
-    pairs.map(async ({ bytes, page }) => {
+    rows.map(async ({ bytes, pages }) => {
       const photo = await decodeJpegRgba(bytes);
       const width = Math.round((photo.width * rowHeight) / photo.height);
-      const pageRgba: Rgba = { data: new Uint8ClampedArray(page.width * page.height * 4), width: page.width, height: page.height };
-      for (let i = 0; i < page.data.length; i++) pageRgba.data.fill(page.data[i], i * 4, i * 4 + 3), (pageRgba.data[i * 4 + 3] = 255);
-      return { photo: resizeRgba(photo, width, rowHeight), page: resizeRgba(pageRgba, width, rowHeight) };
+      const pageCells = pages.map((page) => {
+        const pageRgba: Rgba = { data: new Uint8ClampedArray(page.width * page.height * 4), width: page.width, height: page.height };
+        for (let i = 0; i < page.data.length; i++) pageRgba.data.fill(page.data[i], i * 4, i * 4 + 3), (pageRgba.data[i * 4 + 3] = 255);
+        return areaShrinkRgba(pageRgba, width, rowHeight);
+      });
+      return { photo: resizeRgba(photo, width, rowHeight), pages: pageCells };
     }),
   );
-  const sheetWidth = gap + Math.max(...cells.map((c) => c.photo.width)) * 2 + 2 * gap;
+  const columns = 1 + Math.max(...cells.map((c) => c.pages.length));
+  const sheetWidth = gap + Math.max(...cells.map((c) => c.photo.width)) * columns + columns * gap;
   const sheetHeight = gap + cells.length * (rowHeight + gap);
   const sheet = new Uint8ClampedArray(sheetWidth * sheetHeight * 4).fill(128);
   const paste = (image: Rgba, left: number, top: number) => {
@@ -92,8 +96,28 @@ export async function contactSheet(pairs: { bytes: Uint8Array; page: GrayPlane }
   cells.forEach((cell, row) => {
     const top = gap + row * (rowHeight + gap);
     paste(cell.photo, gap, top);
-    paste(cell.page, gap * 2 + cell.photo.width, top);
+    cell.pages.forEach((page, column) => paste(page, gap + (column + 1) * (gap + cell.photo.width), top));
   });
   await codecs();
   return new Uint8Array(await encodePng({ data: sheet, width: sheetWidth, height: sheetHeight, colorSpace: "srgb" } as ImageData));
+}
+
+/** Area-average shrink of RGBA (box of source pixels per output pixel), for thin black lines. */
+function areaShrinkRgba(image: Rgba, width: number, height: number): Rgba {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.floor((y * image.height) / height);
+    const y1 = Math.max(y0 + 1, Math.floor(((y + 1) * image.height) / height));
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.floor((x * image.width) / width);
+      const x1 = Math.max(x0 + 1, Math.floor(((x + 1) * image.width) / width));
+      let sum = 0;
+      for (let yy = y0; yy < y1; yy++) for (let xx = x0; xx < x1; xx++) sum += image.data[(yy * image.width + xx) * 4];
+      const v = sum / ((y1 - y0) * (x1 - x0));
+      const o = (y * width + x) * 4;
+      data[o] = data[o + 1] = data[o + 2] = v;
+      data[o + 3] = 255;
+    }
+  }
+  return { data, width, height };
 }

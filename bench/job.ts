@@ -5,7 +5,8 @@
 import { decodeImage, decodeToGrayPlane } from "../workers/sketch/decode";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { areaResize, fitWithin, grayToSketch, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
-import { measureQuality } from "../workers/sketch/quality";
+import { measureQuality, type QualityReport } from "../workers/sketch/quality";
+import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../app/lib/constants";
 
 export { encodeGrayPng, rgbaToGray, grayToSketch, measureQuality };
 
@@ -51,7 +52,8 @@ export async function runJob(
   bytes: Uint8Array,
   sample: (label: string) => void = () => {},
   source: PlaneSource = "pipeline",
-): Promise<{ timing: JobTiming; page: GrayPlane; png: Uint8Array }> {
+  detail: DetailLevel = DEFAULT_DETAIL_LEVEL,
+): Promise<{ timing: JobTiming; page: GrayPlane; png: Uint8Array; report: QualityReport }> {
   const t0 = performance.now();
   const gray = await decodeToPlane(bytes, source);
   sample("decoded");
@@ -60,10 +62,10 @@ export async function runJob(
   areaResize(gray, Math.ceil(work.width / 2), Math.ceil(work.height / 2));
   const resize_ms = performance.now() - r0;
   const t1 = performance.now();
-  const { sketch: page, stats } = grayToSketch(gray);
+  const { sketch: page } = grayToSketch(gray, { detail });
   sample("page");
   const t3 = performance.now();
-  const report = measureQuality({ sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, source: gray, sketch: page, stats });
+  const report = measureQuality({ sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, source: gray, sketch: page });
   const t4 = performance.now();
   const png = await encodeGrayPng(page);
   sample("encoded");
@@ -71,6 +73,7 @@ export async function runJob(
   return {
     page,
     png,
+    report,
     timing: {
       sourceWidth: gray.sourceWidth,
       sourceHeight: gray.sourceHeight,

@@ -128,7 +128,9 @@ if (args[0] === "--child") {
   await buildBundle();
   let paths = args;
   if (!paths.length) {
-    const folder = ["/usr/share/wallpapers", "/tmp/wp/x/usr/share/wallpapers"].find((f) => existsSync(f));
+    const folder = ["/usr/share/wallpapers", "/tmp/wp/x/usr/share/wallpapers", join(out, "wallpapers", "usr", "share", "wallpapers")].find((f) =>
+      existsSync(join(f, "Volna")),
+    );
     const wallpapers = folder
       ? readdirSync(folder).map((n) => join(folder, n, "contents", "images", "5120x2880.jpg")).filter((p) => existsSync(p)).slice(0, 3)
       : [];

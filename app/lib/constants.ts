@@ -37,6 +37,14 @@ export const MAX_PNG_WEBP_SOURCE_PIXELS = 8_500_000;
 /** 11 in at 300 dpi: the long edge of a printed page. */
 export const PRINT_LONG_EDGE_PX = 3300;
 
+/**
+ * How much of the photo a page draws: Simple (few bold lines, for young children), Standard,
+ * Detailed. An engine parameter of the sketch Worker (workers/sketch/kernel/tuning.ts).
+ */
+export const DETAIL_LEVELS = ["simple", "standard", "detailed"] as const;
+export type DetailLevel = (typeof DETAIL_LEVELS)[number];
+export const DEFAULT_DETAIL_LEVEL: DetailLevel = "standard";
+
 export const POLL_INTERVAL_MS = 2000;
 export const FAKE_PROGRESS_STEP = 10;
 export const FAKE_PROGRESS_CAP = 90;

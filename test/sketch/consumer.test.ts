@@ -78,6 +78,27 @@ describe("sketch-jobs consumer", () => {
     expect(second.uploaded.getTime()).toBe(first.uploaded.getTime()); // skipped, not rewritten
   });
 
+  it("renders a page again at another detail level, under its own key, leaving the standard page alone", async () => {
+    const { imageId, originalKey } = await seedImage(await toJpeg(syntheticPhoto(480, 320, 12)));
+    await run("sketch-jobs", [imageId]);
+    const standard = await storedPng(sketchKeyFor(originalKey));
+
+    const batch = createMessageBatch<SketchJob>("sketch-jobs", [
+      { id: `msg-${++messageIds}`, timestamp: new Date(), attempts: 1, body: { imageId, detail: "simple" } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, sketchEnv);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(1);
+
+    const simpleKey = sketchKeyFor(originalKey, "simple");
+    expect(simpleKey).not.toBe(sketchKeyFor(originalKey));
+    expect(await imageRow(imageId)).toMatchObject({ processingStatus: "completed", sketchKey: simpleKey });
+    const simple = await storedPng(simpleKey);
+    const ink = (image: { data: Uint8ClampedArray }) => image.data.filter((v, i) => i % 4 === 0 && v === 0).length;
+    expect(ink(simple.image)).toBeLessThan(ink(standard.image)); // fewer lines
+    expect((await storedPng(sketchKeyFor(originalKey))).etag).toBe(standard.etag); // untouched
+  });
+
   it("a re-run after a lost update (row not completed, sketch stored) ends with the same row and bytes", async () => {
     const { imageId } = await seedImage(await toPng(syntheticPhoto(300, 200, 12)), "image/png");
     await run("sketch-jobs", [imageId]);

@@ -26,6 +26,21 @@ describe("encodeGrayPng", () => {
     expect(Array.from(await encodeGrayPng({ data, width, height }))).toEqual(Array.from(png));
   });
 
+  it("writes a black-and-white page as a 1-bit greyscale PNG that decodes back to the same page", async () => {
+    const width = 203; // not a multiple of 8: the last byte of each row is padded
+    const height = 171;
+    const data = new Uint8Array(width * height).fill(255);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if ((x + 2 * y) % 13 < 3 || x === width - 1) data[y * width + x] = 0;
+    const png = await encodeGrayPng({ data, width, height });
+    expect([png[24], png[25]]).toEqual([1, 0]); // bit depth 1, colour type 0
+    await initPngDecoder(pngCodecWasm);
+    const decoded = await decodePng(png.slice().buffer);
+    expect([decoded.width, decoded.height]).toEqual([width, height]);
+    for (let i = 0; i < width * height; i++) {
+      if (decoded.data[i * 4] !== data[i] || decoded.data[i * 4 + 3] !== 255) throw new Error(`pixel ${i} differs`);
+    }
+  });
+
   it("computes the PNG CRC-32", () => {
     expect(crc32(new TextEncoder().encode("IEND"))).toBe(0xae426082);
   });

@@ -1,20 +1,10 @@
 /**
- * A slow, obviously correct float version of the kernel's recipe, to check the fast one against:
- * no fixed point, no running sums, a real sampled Gaussian instead of stacked boxes, and the
- * colour dodge computed literally on the inverted blur. It shares with the kernel only the
- * measurements that choose parameters (tone curve from a histogram, noise estimate, sigmas).
+ * Slow, obviously correct float versions of the kernel's first steps (grey conversion, area
+ * downscale), to check the fast ones against. The later stages (dodge, binarise, thicken) are
+ * checked by their properties instead (test/sketch/kernel.test.ts and one file per stage).
  */
 import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
-import {
-  blurSigmaFor,
-  edgeSigmaFor,
-  estimateNoise,
-  fitWithin,
-  SKETCH_TUNING,
-  speckPixelsFor,
-  toneCurve,
-  type SketchTuning,
-} from "../../workers/sketch/kernel";
+import { fitWithin } from "../../workers/sketch/kernel";
 
 export interface FloatImage {
   width: number;
@@ -59,106 +49,6 @@ export function referenceDownscale(image: FloatImage, maxLongEdge: number): Floa
   }
   return { width, height, values };
 }
-
-/** Separable convolution with a sampled, normalised Gaussian (±4 sigma), borders repeated. */
-export function referenceGaussian(image: FloatImage, sigma: number): FloatImage {
-  const radius = Math.ceil(4 * sigma);
-  const kernel = Array.from({ length: 2 * radius + 1 }, (_, i) => Math.exp(-((i - radius) ** 2) / (2 * sigma * sigma)));
-  const total = kernel.reduce((a, b) => a + b, 0);
-  const weights = kernel.map((k) => k / total);
-  const { width, height } = image;
-  const at = (values: Float64Array, x: number, y: number) =>
-    values[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))];
-  const horizontal = new Float64Array(width * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let k = -radius; k <= radius; k++) sum += weights[k + radius] * at(image.values, x + k, y);
-      horizontal[y * width + x] = sum;
-    }
-  const values = new Float64Array(width * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let k = -radius; k <= radius; k++) sum += weights[k + radius] * at(horizontal, x, y + k);
-      values[y * width + x] = sum;
-    }
-  return { width, height, values };
-}
-
-/**
- * The whole recipe on the decoded grey, literally: fit to maxLongEdge by area average, tone
- * curve per pixel, float Gaussians at full working resolution, colour dodge on the inverted
- * blur, Sobel, levels, then the cleanup by flood fill.
- */
-export function referenceSketch(
-  decoded: FloatImage,
-  maxLongEdge = PRINT_LONG_EDGE_PX,
-  tuning: SketchTuning = SKETCH_TUNING,
-): FloatImage {
-  const histogram = new Float64Array(256);
-  for (const v of decoded.values) histogram[v]++;
-  const curve = toneCurve(histogram, tuning);
-  const working = referenceDownscale(decoded, maxLongEdge);
-  const { width, height } = working;
-  const noise = (estimateNoise(asPlane(decoded)) * height) / decoded.height;
-  const gray = { width, height, values: working.values.map((v) => curve[Math.round(v)]) };
-  const inverted = { width, height, values: gray.values.map((v) => 255 - v) };
-  const blurredInverted = referenceGaussian(inverted, blurSigmaFor(width, height, tuning));
-  const edgeSigma = edgeSigmaFor(width, height, noise, tuning);
-  const smoothed = edgeSigma === 0 ? gray : referenceGaussian(gray, edgeSigma);
-  const at = (x: number, y: number) =>
-    smoothed.values[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))];
-  const values = new Float64Array(width * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const offset = tuning.dodgeOffset;
-      const dodge = ((smoothed.values[i] + offset) * 255) / (255 - blurredInverted.values[i] + offset);
-      const gx =
-        at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x - 1, y) - at(x - 1, y + 1);
-      const gy =
-        at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x, y - 1) - at(x + 1, y - 1);
-      const magnitude = Math.hypot(gx, gy) * Math.max(1, edgeSigma);
-      const edge = Math.min(1, Math.max(0, (magnitude - tuning.edgeLow) / (tuning.edgeHigh - tuning.edgeLow)));
-      const leveled = Math.min(255, Math.max(0, ((dodge - tuning.levelsBlack) * 255) / (tuning.levelsWhite - tuning.levelsBlack)));
-      values[i] = Math.round(leveled * (1 - tuning.edgeDarkening * edge));
-    }
-  referenceCleanup(values, width, height, tuning);
-  return { width, height, values };
-}
-
-/** Flood fill every 8-connected mark; erase specks and faint marks; lighter pixels to white. */
-export function referenceCleanup(values: Float64Array, width: number, height: number, tuning: SketchTuning = SKETCH_TUNING) {
-  const speck = speckPixelsFor(width, height, tuning);
-  const seen = new Uint8Array(width * height);
-  for (let start = 0; start < values.length; start++) {
-    if (seen[start] || values[start] >= tuning.markLevel) continue;
-    const component = [start];
-    seen[start] = 1;
-    let darkest = 255;
-    for (let k = 0; k < component.length; k++) {
-      const i = component[k];
-      darkest = Math.min(darkest, values[i]);
-      const x = i % width;
-      const y = (i - x) / width;
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const [nx, ny] = [x + dx, y + dy];
-          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-          const n = ny * width + nx;
-          if (!seen[n] && values[n] < tuning.markLevel) {
-            seen[n] = 1;
-            component.push(n);
-          }
-        }
-    }
-    if (component.length < speck || darkest > tuning.faintLevel) for (const i of component) values[i] = 255;
-  }
-  for (let i = 0; i < values.length; i++) if (values[i] >= tuning.markLevel) values[i] = 255;
-}
-
-const asPlane = ({ width, height, values }: FloatImage) => ({ width, height, data: Uint8Array.from(values) });
 
 export function meanAbsoluteDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw new Error(`length ${a.length} != ${b.length}`);

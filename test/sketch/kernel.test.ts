@@ -1,18 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { DETAIL_LEVELS } from "../../app/lib/constants";
 import {
   boxWidthsForGaussian,
-  cleanPage,
   downscaleToFit,
   estimateNoise,
   grayToSketch,
   photoToSketch,
   rgbaToGray,
-  SKETCH_TUNING,
   toneCurve,
   type GrayPlane,
 } from "../../workers/sketch/kernel";
 import { syntheticPhoto } from "./helpers";
-import { meanAbsoluteDifference, referenceDownscale, referenceGray, referenceSketch } from "./kernel-reference";
+import { referenceDownscale, referenceGray } from "./kernel-reference";
 
 const flat = (width: number, height: number, value: number): GrayPlane => ({
   width,
@@ -20,25 +19,84 @@ const flat = (width: number, height: number, value: number): GrayPlane => ({
   data: new Uint8Array(width * height).fill(value),
 });
 
-function compareWithReference(width: number, height: number, seed: number, maxLongEdge: number) {
-  const photo = syntheticPhoto(width, height, seed);
-  const { sketch } = photoToSketch(photo.data, width, height, maxLongEdge);
-  const reference = referenceSketch(referenceGray(photo.data, width, height), maxLongEdge);
-  expect([sketch.width, sketch.height]).toEqual([reference.width, reference.height]);
-  return meanAbsoluteDifference(sketch.data, reference.values);
+/** A page is binary: only black ink and white paper, nothing a crayon cannot follow. */
+function isBinary(page: GrayPlane): boolean {
+  return page.data.every((v) => v === 0 || v === 255);
+}
+
+/** The share of ink pixels that sit inside a 3 x 3 square of ink: 1 when every line is >= 3 px wide. */
+function shareInThreeByThree(page: GrayPlane): number {
+  const { width, height, data } = page;
+  let ink = 0;
+  let covered = 0;
+  // Two pixels at the page's edge are left out: a line cut by the edge of the page is cut short.
+  for (let y = 2; y < height - 2; y++) {
+    for (let x = 2; x < width - 2; x++) {
+      if (data[y * width + x] !== 0) continue;
+      ink++;
+      let found = false;
+      for (let cy = Math.max(1, y - 1); cy <= Math.min(height - 2, y + 1) && !found; cy++) {
+        for (let cx = Math.max(1, x - 1); cx <= Math.min(width - 2, x + 1) && !found; cx++) {
+          let all = true;
+          for (let dy = -1; dy <= 1 && all; dy++) for (let dx = -1; dx <= 1 && all; dx++) all = data[(cy + dy) * width + cx + dx] === 0;
+          found = all;
+        }
+      }
+      if (found) covered++;
+    }
+  }
+  return ink ? covered / ink : 1;
 }
 
 describe("sketch kernel", () => {
-  it("matches the float reference within 2 grey levels (small photo, no reduced planes)", () => {
-    expect(compareWithReference(480, 360, 11, 3300)).toBeLessThanOrEqual(2);
+  it("makes a binary page at every detail level, with more ink the more detail is asked for", () => {
+    const photo = syntheticPhoto(900, 600, 11);
+    const ink = DETAIL_LEVELS.map((detail) => {
+      const { sketch } = photoToSketch(photo.data, 900, 600, { detail });
+      expect(isBinary(sketch)).toBe(true);
+      return sketch.data.filter((v) => v === 0).length;
+    });
+    expect(ink[0]).toBeGreaterThan(0);
+    expect(ink[0]).toBeLessThan(ink[2]);
   });
 
-  it("matches the float reference with a downscale (blur on a reduced plane)", () => {
-    expect(compareWithReference(1500, 1100, 5, 1200)).toBeLessThanOrEqual(2);
+  it("draws lines of a printable weight (every ink pixel in a 3 x 3 square of ink)", () => {
+    const { sketch } = photoToSketch(syntheticPhoto(1200, 800, 5).data, 1200, 800);
+    expect(sketch.data.some((v) => v === 0)).toBe(true);
+    expect(shareInThreeByThree(sketch)).toBe(1);
   });
 
-  it("matches the float reference at print size (both planes reduced, 3000 px long edge)", { timeout: 120_000 }, () => {
-    expect(compareWithReference(3000, 900, 8, 3300)).toBeLessThanOrEqual(2);
+  it("keeps the outline of a shape and drops a field of pebbles around it", () => {
+    // A dark square on light paper, surrounded by a dense field of small dark dots (texture).
+    const size = 1200;
+    const gray = flat(size, size, 200);
+    let state = 3;
+    const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    for (let n = 0; n < 3000; n++) {
+      const cx = Math.floor(random() * size);
+      const cy = Math.floor(random() * size);
+      if (cx > 300 && cx < 900 && cy > 300 && cy < 900) continue; // the square stays clean
+      for (let y = cy - 3; y <= cy + 3; y++) for (let x = cx - 3; x <= cx + 3; x++) if (x >= 0 && y >= 0 && x < size && y < size) gray.data[y * size + x] = 150;
+    }
+    for (let y = 450; y < 750; y++) for (let x = 450; x < 750; x++) gray.data[y * size + x] = 40;
+    const { sketch } = grayToSketch(gray);
+    // The square's outline: ink within a few pixels of each side's middle.
+    const inkNear = (x0: number, y0: number) => {
+      for (let y = y0 - 6; y <= y0 + 6; y++) for (let x = x0 - 6; x <= x0 + 6; x++) if (sketch.data[y * size + x] === 0) return true;
+      return false;
+    };
+    expect([inkNear(450, 600), inkNear(750, 600), inkNear(600, 450), inkNear(600, 750)]).toEqual([true, true, true, true]);
+    // The pebble field (outside the clean frame around the square) is mostly paper.
+    let fieldInk = 0;
+    let field = 0;
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        if (x > 250 && x < 950 && y > 250 && y < 950) continue;
+        field++;
+        if (sketch.data[y * size + x] === 0) fieldInk++;
+      }
+    }
+    expect(fieldInk / field).toBeLessThan(0.05);
   });
 
   it("converts RGBA to grey with Rec. 601 weights and paints transparency white", () => {
@@ -98,19 +156,6 @@ describe("sketch kernel", () => {
       noisy.data[i] += (state >>> 29) - 4;
     }
     expect(grayToSketch(noisy).sketch.data.every((v) => v === 255)).toBe(true);
-  });
-
-  it("cleanup erases specks and grey smudges, keeps lines, and whitens the paper", () => {
-    const page = flat(60, 40, 240);
-    page.data[5 * 60 + 5] = 0; // a one-pixel speck
-    for (let x = 10; x < 50; x++) page.data[20 * 60 + x] = 20; // a line
-    for (let y = 30; y < 38; y++) for (let x = 30; x < 40; x++) page.data[y * 60 + x] = 200; // a smudge
-    const stats = cleanPage(page, { ...SKETCH_TUNING, speckSidePrintPx: 3 * (3300 / 60) });
-    expect(page.data[5 * 60 + 5]).toBe(255);
-    expect(page.data[20 * 60 + 30]).toBe(20);
-    expect(page.data[33 * 60 + 33]).toBe(255);
-    expect(page.data[0]).toBe(255);
-    expect(stats).toMatchObject({ specksRemoved: 1, smudgesRemoved: 1, marks: 1, inkPixels: 40 });
   });
 
   it("stretches a dull photo and lifts a dark one, but leaves a flat one alone", () => {

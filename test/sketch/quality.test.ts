@@ -5,8 +5,8 @@ import { boxBlurRgba, syntheticPhoto, type Rgba } from "./helpers";
 
 function quality(photo: Rgba) {
   const gray: GrayPlane = rgbaToGray(photo.data, photo.width, photo.height);
-  const { sketch, stats } = grayToSketch(gray);
-  return measureQuality({ sourceWidth: photo.width, sourceHeight: photo.height, source: gray, sketch, stats });
+  const { sketch } = grayToSketch(gray);
+  return measureQuality({ sourceWidth: photo.width, sourceHeight: photo.height, source: gray, sketch });
 }
 
 describe("quality score", () => {
@@ -20,7 +20,7 @@ describe("quality score", () => {
 
   it("scores a blank image low", () => {
     const report = quality({ width: 3300, height: 2550, data: new Uint8ClampedArray(3300 * 2550 * 4).fill(255) });
-    expect(report.inkCoverage).toBe(0);
+    expect(report.inkShare).toBe(0);
     expect(report.score).toBeLessThanOrEqual(10);
   });
 

@@ -8,7 +8,8 @@
  */
 import { eq } from "drizzle-orm";
 import { database, schema } from "../../app/server/db.server";
-import type { SketchJob } from "./contract";
+import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/lib/constants";
+import { sketchKeyFor, type SketchJob } from "./contract";
 import { describeError, isPermanent, PermanentSketchError } from "./errors";
 import { convertOriginal } from "./pipeline";
 
@@ -50,12 +51,15 @@ export async function handleSketchJob(message: Message<unknown>, env: SketchEnv)
   try {
     const row = await db.query.images.findFirst({ where: eq(images.id, imageId) });
     if (!row) throw new PermanentSketchError(`Image ${imageId} does not exist (deleted?).`);
-    if (row.processingStatus === "completed" && row.sketchKey && (await env.IMAGES.head(row.sketchKey))) {
+    const detail = jobDetail(message.body);
+    // Done already only if the stored page is the one at the level asked for.
+    const wanted = sketchKeyFor(row.originalKey, detail);
+    if (row.processingStatus === "completed" && row.sketchKey === wanted && (await env.IMAGES.head(row.sketchKey))) {
       message.ack();
       return;
     }
     await db.update(images).set({ processingStatus: "processing", error: null }).where(eq(images.id, imageId));
-    const result = await convertOriginal(env.IMAGES, row.originalKey);
+    const result = await convertOriginal(env.IMAGES, row.originalKey, { detail });
     await db
       .update(images)
       .set({
@@ -124,4 +128,10 @@ export async function handleDeadLetters(batch: MessageBatch<unknown>, env: Sketc
 function jobImageId(body: unknown): number | null {
   const imageId = (body as Partial<SketchJob> | null)?.imageId;
   return typeof imageId === "number" && Number.isSafeInteger(imageId) && imageId > 0 ? imageId : null;
+}
+
+/** The message's detail level; standard when absent or not one of DETAIL_LEVELS. */
+function jobDetail(body: unknown): DetailLevel {
+  const detail = (body as Partial<SketchJob> | null)?.detail;
+  return DETAIL_LEVELS.find((level) => level === detail) ?? DEFAULT_DETAIL_LEVEL;
 }

@@ -2,10 +2,13 @@
  * What the app Worker and the sketch Worker say to each other. Types only, so the app can
  * import it without pulling the codecs into its bundle.
  */
+import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../app/lib/constants";
 
 /** One queue message per image of a book. */
 export interface SketchJob {
   imageId: number;
+  /** The page's detail level; standard when left out (messages sent before levels existed). */
+  detail?: DetailLevel;
 }
 
 export interface ConvertResult {
@@ -18,6 +21,8 @@ export interface ConvertResult {
 }
 
 export interface ConvertOptions {
+  /** How much the page draws; standard when left out (the sketch key is then the original's). */
+  detail?: DetailLevel;
   /** Also store the input grey plane (at kernel size) and the edge/line mask (debug view). */
   debug?: boolean;
 }
@@ -41,9 +46,12 @@ export const DEBUG_PREFIX = "debug/";
  * The sketch of an original always lives at the same key, so converting the same image twice
  * (a redelivered queue message) overwrites one object instead of leaving orphans.
  */
-export function sketchKeyFor(originalKey: string): string {
+export function sketchKeyFor(originalKey: string, detail: DetailLevel = DEFAULT_DETAIL_LEVEL): string {
   const name = originalKey.slice(originalKey.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
-  return `${SKETCHES_PREFIX}${name}.png`;
+  // Each level is its own object, so changing a page's level never overwrites another level's
+  // page; the standard level keeps the key pages had before levels existed.
+  const suffix = detail === DEFAULT_DETAIL_LEVEL ? "" : `-${detail}`;
+  return `${SKETCHES_PREFIX}${name}${suffix}.png`;
 }
 
 /** Where a debug conversion of an original keeps its intermediate planes (overwritten on a re-run). */

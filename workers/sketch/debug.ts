@@ -1,6 +1,6 @@
 /**
  * The debug view's planes (SPEC section 7): what the kernel started from and where it drew.
- * Built beside the kernel from its input and output, so kernel.ts stays untouched:
+ * Built beside the kernel from its input and output, so the kernel stays untouched:
  * - image: the decoded grey plane area-reduced to the page's size (what the kernel works at);
  * - mask: black where the finished page has ink (the kept lines), grey where the input has a
  *   strong edge (3x3 Sobel above the kernel's edgeLow) that left no ink, white elsewhere.
@@ -13,6 +13,8 @@ import { areaResize, SKETCH_TUNING, type GrayPlane } from "./kernel";
 const LINE = 0;
 const EDGE_WITHOUT_INK = 170;
 const PAPER = 255;
+/** The finished page is binary (0 or 255); anything darker than mid-grey is ink. */
+const INK_BELOW = 128;
 
 export async function storeDebugPlanes(
   bucket: R2Bucket,
@@ -40,7 +42,7 @@ export function edgeAndLineMask(input: GrayPlane, page: GrayPlane): GrayPlane {
     const down = (y + 1 < height ? y + 1 : y) * width;
     for (let x = 0; x < width; x++) {
       const i = row + x;
-      if (page.data[i] < SKETCH_TUNING.markLevel) {
+      if (page.data[i] < INK_BELOW) {
         mask[i] = LINE;
         continue;
       }

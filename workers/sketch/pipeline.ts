@@ -11,7 +11,8 @@ import { storeDebugPlanes } from "./debug";
 import { decodeToGrayPlane } from "./decode";
 import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
-import { grayToSketch, rgbaToGray, type GrayPlane } from "./kernel";
+import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../app/lib/constants";
+import { grayToSketch, type GrayPlane } from "./kernel";
 import { measureQuality } from "./quality";
 
 /**
@@ -24,13 +25,13 @@ export async function convertOriginal(
   originalKey: string,
   options: ConvertOptions = {},
 ): Promise<ConvertResult> {
-  const sketchKey = sketchKeyFor(originalKey);
+  const sketchKey = sketchKeyFor(originalKey, options.detail);
   // A debug run always renders: the intermediate planes are not kept with the sketch.
   const existing = options.debug ? null : await storedSketch(bucket, sketchKey);
   if (existing) return { sketchKey, ...existing };
 
   let photo: LoadedPhoto | null = await loadGray(bucket, originalKey);
-  const { sketch, qualityScore } = renderSketch(photo);
+  const { sketch, qualityScore } = renderSketch(photo, options.detail ?? DEFAULT_DETAIL_LEVEL);
   const debug = options.debug ? await storeDebugPlanes(bucket, originalKey, photo.gray, sketch) : undefined;
   // The decoded plane (the biggest buffer left) must be garbage before the PNG is encoded.
   photo = null;
@@ -66,11 +67,14 @@ export async function decodeToGray(bytes: Uint8Array): Promise<LoadedPhoto> {
 }
 
 /**
- * The kernel and the score, from the decoded grey plane (any size; the kernel fits the page to
+ * The kernel at a detail level and the score, from the decoded grey plane (any size; the kernel fits the page to
  * the print size). Sharpness is measured on the decoded plane, before any reduction.
  */
-export function renderSketch({ gray, width, height }: LoadedPhoto): { sketch: GrayPlane; qualityScore: number } {
-  const { sketch, stats } = grayToSketch(gray);
-  const { score } = measureQuality({ sourceWidth: width, sourceHeight: height, source: gray, sketch, stats });
+export function renderSketch(
+  { gray, width, height }: LoadedPhoto,
+  detail: DetailLevel = DEFAULT_DETAIL_LEVEL,
+): { sketch: GrayPlane; qualityScore: number } {
+  const { sketch } = grayToSketch(gray, { detail });
+  const { score } = measureQuality({ sourceWidth: width, sourceHeight: height, source: gray, sketch });
   return { sketch, qualityScore: score };
 }

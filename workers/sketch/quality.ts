@@ -1,39 +1,44 @@
 /**
  * The quality score (0-100) shown on the preview page; "Select High Quality Only" keeps >= 90,
- * which means "print it as is". Measured from the pixels, never guessed (the formula and why:
- * docs/decisions/003-sketch-quality-score.md):
+ * which means "print it as is". Built on the colourability measure of the finished page
+ * (measure.ts; the formula and why: docs/decisions/010-colourability-measure.md, which
+ * replaces 003's colourability part):
  *
  *   resolution    R = min(1, source long edge / PRINT_LONG_EDGE_PX)
- *   sharpness     S = min(1, var(Laplacian of the working grey) / SHARP_LAPLACIAN_VARIANCE)
- *   coverage      K = 1 inside [INK_BAND_LOW, INK_BAND_HIGH] of ink on the page, linear to 0 at
- *                 no ink and at INK_COVERAGE_MAX
- *   speckles      P = 1 / (1 + specks erased by the cleanup / SPECKLE_TOLERANCE)
- *   continuity    L = min(1, share of ink in long marks / LINE_SHARE_GOOD)
- *   colourability C = K × P × L
+ *   sharpness     S = min(1, var(Laplacian of the decoded grey) / SHARP_LAPLACIAN_VARIANCE)
+ *   grey          G = max(0, 1 - grey share / GREY_SHARE_MAX)
+ *   specks        P = 1 up to SPECKS_GOOD per MP, linear to 0 at SPECKS_MAX per MP
+ *   outlines      O = min(1, outline survival / OUTLINE_GOOD)
+ *   continuity    L = 0 up to LINE_SHARE_POOR of the ink in long marks, linear to 1 at LINE_SHARE_GOOD
+ *   coverage      K = 1 inside [INK_BAND_LOW, INK_BAND_HIGH] of ink, linear to 0 at no ink and
+ *                 at INK_COVERAGE_MAX
+ *   colourability C = G × P × O × L × K
  *
- *   score = round(100 × R^0.2 × S^0.35 × C^0.45)
+ *   score = round(100 × R^0.2 × S^0.3 × C^0.5)
  */
 import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
-import type { GrayPlane, PageStats } from "./kernel";
+import type { GrayPlane } from "./kernel";
+import { measureColourability, type Colourability } from "./measure";
 
 export const SHARP_LAPLACIAN_VARIANCE = 120;
-export const INK_BAND_LOW = 0.015;
-export const INK_BAND_HIGH = 0.25;
-export const INK_COVERAGE_MAX = 0.6;
-export const SPECKLE_TOLERANCE = 1500;
-export const LINE_SHARE_GOOD = 0.75;
+export const GREY_SHARE_MAX = 0.05;
+export const SPECKS_GOOD = 50;
+export const SPECKS_MAX = 400;
+export const OUTLINE_GOOD = 0.45;
+export const LINE_SHARE_POOR = 0.5;
+export const LINE_SHARE_GOOD = 0.95;
+export const INK_BAND_LOW = 0.02;
+export const INK_BAND_HIGH = 0.2;
+export const INK_COVERAGE_MAX = 0.5;
 const WEIGHT_RESOLUTION = 0.2;
-const WEIGHT_SHARPNESS = 0.35;
-const WEIGHT_COLOURABILITY = 0.45;
+const WEIGHT_SHARPNESS = 0.3;
+const WEIGHT_COLOURABILITY = 0.5;
 
-export interface QualityReport {
+export interface QualityReport extends Colourability {
   score: number;
   resolution: number;
   sharpness: number;
   laplacianVariance: number;
-  inkCoverage: number;
-  speckles: number;
-  continuity: number;
   colourability: number;
 }
 
@@ -41,32 +46,29 @@ export interface QualityInput {
   /** Size of the photo as decoded (before the kernel's downscale). */
   sourceWidth: number;
   sourceHeight: number;
-  /** The grey photo at working resolution. */
+  /** The grey photo as decoded. */
   source: GrayPlane;
-  /** The finished page and what its cleanup counted. */
+  /** The finished page. */
   sketch: GrayPlane;
-  stats: PageStats;
 }
 
-export function measureQuality({ sourceWidth, sourceHeight, source, sketch, stats }: QualityInput): QualityReport {
+export function measureQuality({ sourceWidth, sourceHeight, source, sketch }: QualityInput): QualityReport {
   const resolution = Math.min(1, Math.max(sourceWidth, sourceHeight) / PRINT_LONG_EDGE_PX);
-
   const laplacianVariance = varianceOfLaplacian(source);
   const sharpness = Math.min(1, laplacianVariance / SHARP_LAPLACIAN_VARIANCE);
-
-  const pixels = sketch.width * sketch.height;
-  const inkCoverage = pixels === 0 ? 0 : stats.inkPixels / pixels;
-  const speckles = stats.specksRemoved;
-  const continuity = stats.inkPixels === 0 ? 0 : stats.lineInkPixels / stats.inkPixels;
+  const measure = measureColourability(source, sketch);
   const colourability =
-    (coverageInBand(inkCoverage) * Math.min(1, continuity / LINE_SHARE_GOOD)) / (1 + speckles / SPECKLE_TOLERANCE);
-
+    Math.max(0, 1 - measure.greyShare / GREY_SHARE_MAX) *
+    clamp01((SPECKS_MAX - measure.specksPerMegapixel) / (SPECKS_MAX - SPECKS_GOOD)) *
+    Math.min(1, measure.outlineSurvival / OUTLINE_GOOD) *
+    clamp01((measure.continuity - LINE_SHARE_POOR) / (LINE_SHARE_GOOD - LINE_SHARE_POOR)) *
+    coverageInBand(measure.inkShare);
   const combined =
     Math.pow(resolution, WEIGHT_RESOLUTION) *
     Math.pow(sharpness, WEIGHT_SHARPNESS) *
     Math.pow(colourability, WEIGHT_COLOURABILITY);
   const score = Math.max(0, Math.min(100, Math.round(100 * combined)));
-  return { score, resolution, sharpness, laplacianVariance, inkCoverage, speckles, continuity, colourability };
+  return { score, resolution, sharpness, laplacianVariance, colourability, ...measure };
 }
 
 /** Variance of the 4-neighbour Laplacian over the interior pixels (0 for images under 3x3). */
@@ -85,6 +87,10 @@ export function varianceOfLaplacian({ width, height, data }: GrayPlane): number 
   const count = (width - 2) * (height - 2);
   const mean = sum / count;
   return sumOfSquares / count - mean * mean;
+}
+
+function clamp01(value: number): number {
+  return Math.max(0, Math.min(1, value));
 }
 
 function coverageInBand(coverage: number): number {

@@ -1,0 +1,200 @@
+/**
+ * Gaussian blurs on reduced Uint16 8.8 planes: block means down to the largest reduction the
+ * sigma allows, then stacked running-sum boxes (cost per pixel independent of sigma).
+ */
+import type { FixedPlane } from "./plane";
+
+/**
+ * Widths of `passes` stacked box filters whose combined variance matches a Gaussian of the
+ * given sigma (W. Wells, "Efficient synthesis of Gaussian filters by cascaded uniform filters",
+ * 1986; some boxes of odd width w, the rest w + 2).
+ */
+export function boxWidthsForGaussian(sigma: number, passes = 3): number[] {
+  const variance = sigma * sigma;
+  const ideal = Math.sqrt((12 * variance) / passes + 1);
+  let lower = Math.floor(ideal);
+  if (lower % 2 === 0) lower--;
+  lower = Math.max(1, lower);
+  const upper = lower + 2;
+  // A box of odd width w has variance (w² - 1) / 12; choose how many use `lower`.
+  const lowerCount = Math.min(
+    passes,
+    Math.max(0, Math.round((12 * variance - passes * upper * upper + passes) / (lower * lower - upper * upper))),
+  );
+  const widths: number[] = [];
+  for (let i = 0; i < passes; i++) widths.push(i < lowerCount ? lower : upper);
+  return widths;
+}
+
+/** The smallest sigma, in reduced pixels, the stacked boxes still approximate well. */
+const MIN_REDUCED_SIGMA = 1.2;
+
+/**
+ * The largest reduction (1, 2, 4, ... 16) at which a Gaussian of this sigma can still be made:
+ * the block average (variance (k² - 1) / 12) and the bilinear upsampling (k² / 6) blur too, so
+ * what is left for the boxes must stay at least MIN_REDUCED_SIGMA at the reduced scale.
+ */
+export function reductionFor(sigma: number): number {
+  let factor = 1;
+  while (factor < 16 && reducedSigma(sigma, factor * 2) >= MIN_REDUCED_SIGMA) factor *= 2;
+  return factor;
+}
+
+/** What is left of sigma (in reduced pixels) after averaging and upsampling at this scale. */
+export function reducedSigma(sigma: number, scale: number): number {
+  if (scale <= 1) return sigma;
+  const variance = sigma * sigma - (scale * scale - 1) / 12 - (scale * scale) / 6;
+  return variance > 0 ? Math.sqrt(variance) / scale : 0;
+}
+
+/** Means of factor × factor blocks (a partial block at the right or bottom averages what it has). */
+export function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
+  const { width, height, data } = plane;
+  if (factor === 1) return { ...plane, data: data.slice() };
+  const outWidth = Math.ceil(width / factor);
+  const outHeight = Math.ceil(height / factor);
+  const out = new Uint16Array(outWidth * outHeight);
+  const sums = new Uint32Array(outWidth);
+  for (let by = 0; by < outHeight; by++) {
+    sums.fill(0);
+    const yEnd = Math.min(height, (by + 1) * factor);
+    for (let y = by * factor; y < yEnd; y++) {
+      const row = y * width;
+      for (let x = 0; x < width; x++) sums[(x / factor) | 0] += data[row + x];
+    }
+    const blockHeight = yEnd - by * factor;
+    const outRow = by * outWidth;
+    for (let bx = 0; bx < outWidth; bx++) {
+      const blockWidth = Math.min(width, (bx + 1) * factor) - bx * factor;
+      out[outRow + bx] = (sums[bx] / (blockWidth * blockHeight) + 0.5) | 0;
+    }
+  }
+  return { data: out, width: outWidth, height: outHeight, scale: plane.scale * factor };
+}
+
+/** Gaussian blur in place by stacked running-sum boxes: cost per pixel independent of sigma. */
+export function gaussianInPlace(plane: FixedPlane, sigma: number): void {
+  if (sigma < 1) return;
+  const { width, height } = plane;
+  let current: Uint16Array = plane.data;
+  let next: Uint16Array = new Uint16Array(current.length);
+  const widths = boxWidthsForGaussian(sigma);
+  if (widths.every((w) => w === 3) && widths.length === 3 && width >= 4 && height >= 4) {
+    // Three boxes of width 3 (the edge smoothing at print size) are one 7-tap kernel
+    // [1 3 6 7 6 3 1] / 27: one direct pass per axis instead of three running sums.
+    sevenTapRows(current, next, width, height);
+    sevenTapColumns(next, current, width, height);
+    return;
+  }
+  for (const boxWidth of widths) {
+    boxBlurRows(current, next, width, height, boxWidth >> 1);
+    [current, next] = [next, current];
+  }
+  const columnSums = new Int32Array(width);
+  for (const boxWidth of widths) {
+    boxBlurColumns(current, next, width, height, boxWidth >> 1, columnSums);
+    [current, next] = [next, current];
+  }
+  plane.data = current;
+}
+
+/** Rows convolved with [1 3 6 7 6 3 1] / 27, edges repeated. */
+function sevenTapRows(src: Uint16Array, dst: Uint16Array, width: number, height: number): void {
+  const padded = new Int32Array(width + 6);
+  const reciprocal = 1 / 27;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) padded[x + 3] = src[row + x];
+    padded[0] = padded[1] = padded[2] = padded[3];
+    padded[width + 3] = padded[width + 4] = padded[width + 5] = padded[width + 2];
+    let a = padded[0], b = padded[1], c = padded[2], d = padded[3], e = padded[4], f = padded[5];
+    for (let x = 0; x < width; x++) {
+      const g = padded[x + 6];
+      dst[row + x] = ((a + g + 3 * (b + f) + 6 * (c + e) + 7 * d) * reciprocal + 0.5) | 0;
+      a = b; b = c; c = d; d = e; e = f; f = g;
+    }
+  }
+}
+
+/** Columns convolved with [1 3 6 7 6 3 1] / 27, edges repeated; row-major sweep. */
+function sevenTapColumns(src: Uint16Array, dst: Uint16Array, width: number, height: number): void {
+  const reciprocal = 1 / 27;
+  const last = height - 1;
+  for (let y = 0; y < height; y++) {
+    const r0 = Math.max(0, y - 3) * width;
+    const r1 = Math.max(0, y - 2) * width;
+    const r2 = Math.max(0, y - 1) * width;
+    const r3 = y * width;
+    const r4 = Math.min(last, y + 1) * width;
+    const r5 = Math.min(last, y + 2) * width;
+    const r6 = Math.min(last, y + 3) * width;
+    for (let x = 0; x < width; x++) {
+      const sum = src[r0 + x] + src[r6 + x] + 3 * (src[r1 + x] + src[r5 + x]) + 6 * (src[r2 + x] + src[r4 + x]) + 7 * src[r3 + x];
+      dst[r3 + x] = (sum * reciprocal + 0.5) | 0;
+    }
+  }
+}
+
+/** Running-sum box blur along rows; the interior loop has no border arithmetic. */
+function boxBlurRows(src: Uint16Array, dst: Uint16Array, width: number, height: number, radius: number): void {
+  if (radius === 0) {
+    dst.set(src);
+    return;
+  }
+  const reciprocal = 1 / (2 * radius + 1);
+  const interiorEnd = width - radius - 1; // x + radius + 1 < width up to here
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const first = src[row];
+    const last = src[row + width - 1];
+    let sum = (radius + 1) * first;
+    for (let i = 1; i <= radius; i++) sum += i < width ? src[row + i] : last;
+    let x = 0;
+    for (; x <= radius && x < width; x++) {
+      dst[row + x] = (sum * reciprocal + 0.5) | 0;
+      const entering = x + radius + 1;
+      sum += (entering < width ? src[row + entering] : last) - first;
+    }
+    for (; x < interiorEnd; x++) {
+      dst[row + x] = (sum * reciprocal + 0.5) | 0;
+      sum += src[row + x + radius + 1] - src[row + x - radius];
+    }
+    for (; x < width; x++) {
+      dst[row + x] = (sum * reciprocal + 0.5) | 0;
+      const entering = x + radius + 1;
+      sum += (entering < width ? src[row + entering] : last) - src[row + x - radius];
+    }
+  }
+}
+
+/** Column box blur kept row-major: one running sum per column, updated row by row. */
+function boxBlurColumns(
+  src: Uint16Array,
+  dst: Uint16Array,
+  width: number,
+  height: number,
+  radius: number,
+  sums: Int32Array,
+): void {
+  if (radius === 0) {
+    dst.set(src);
+    return;
+  }
+  const reciprocal = 1 / (2 * radius + 1);
+  const lastRow = (height - 1) * width;
+  for (let x = 0; x < width; x++) {
+    let sum = (radius + 1) * src[x];
+    for (let i = 1; i <= radius; i++) sum += src[Math.min(i, height - 1) * width + x];
+    sums[x] = sum;
+  }
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const entering = Math.min(row + (radius + 1) * width, lastRow);
+    const leaving = Math.max(row - radius * width, 0);
+    for (let x = 0; x < width; x++) {
+      dst[row + x] = (sums[x] * reciprocal + 0.5) | 0;
+      sums[x] += src[entering + x] - src[leaving + x];
+    }
+  }
+}
+

@@ -1,0 +1,205 @@
+/** Area-average downscale of the decoded grey to the print size. */
+import { PRINT_LONG_EDGE_PX } from "../../../app/lib/constants";
+import type { GrayPlane } from "./plane";
+
+/** Output size when the long edge is brought down to at most maxLongEdge (never up). */
+export function fitWithin(width: number, height: number, maxLongEdge: number): { width: number; height: number } {
+  const longEdge = Math.max(width, height);
+  if (longEdge <= maxLongEdge) return { width, height };
+  const scale = maxLongEdge / longEdge;
+  return {
+    width: Math.max(1, Math.round(width * scale)),
+    height: Math.max(1, Math.round(height * scale)),
+  };
+}
+
+/**
+ * Area-average downscale: each output pixel is the exact mean of the source area it covers
+ * (fractional pixels weighted by coverage).
+ */
+export function downscaleToFit(image: GrayPlane, maxLongEdge: number = PRINT_LONG_EDGE_PX): GrayPlane {
+  const { width, height } = fitWithin(image.width, image.height, maxLongEdge);
+  return areaResize(image, width, height);
+}
+
+/**
+ * Area-average shrink to exactly outWidth x outHeight (each at most the input's).
+ *
+ * Rows first: every source row is added once, with its coverage weight, into the one or two
+ * full-width Int32 accumulators of the output rows it falls into (one multiply-add per source
+ * pixel, sequential, no gathers); when an output row is complete its accumulator is shrunk
+ * horizontally once. Weights are 16-bit fixed point: a row sum is at most 255 × 2^16 (Int32),
+ * a pixel's sum at most 2^40 (exact in a double), so the result is the exact integer maths.
+ */
+export function areaResize(image: GrayPlane, outWidth: number, outHeight: number): GrayPlane {
+  if (outWidth === image.width && outHeight === image.height) return image;
+
+  const { width: inWidth, height: inHeight, data: source } = image;
+  const columns = areaWeights(inWidth, outWidth);
+  const rows = areaWeights(inHeight, outHeight);
+  const out = new Uint8Array(outWidth * outHeight);
+  let accumulator = new Int32Array(inWidth);
+  let nextAccumulator = new Int32Array(inWidth);
+  // Whether an accumulator holds nothing yet (its first row is stored, not added: no fill(0)).
+  let empty = true;
+  let nextEmpty = true;
+  let outY = 0;
+  let rowEnd = lastSourceRow(rows, 0, inHeight);
+  /** Shrinks the complete output row outY and moves on to the next; true when all are done. */
+  const finishOutputRow = (): boolean => {
+    if (empty) accumulator.fill(0);
+    shrinkRow(accumulator, out, outY * outWidth, outWidth, columns);
+    const done = accumulator;
+    accumulator = nextAccumulator;
+    nextAccumulator = done;
+    empty = nextEmpty;
+    nextEmpty = true;
+    outY++;
+    if (outY === outHeight) return true;
+    rowEnd = lastSourceRow(rows, outY, inHeight);
+    return false;
+  };
+  for (let y = 0; y < inHeight; y++) {
+    const row = y * inWidth;
+    // Source row y covers output row rows.first[oy] + t with weight rows.weight[oy * taps + t]:
+    // find its share of outY and of outY + 1.
+    const here = coverage(rows, outY, y);
+    const there = outY + 1 < outHeight ? coverage(rows, outY + 1, y) : 0;
+    if (here > 0 && there === 0 && y + 1 < rowEnd) {
+      // Rows y and y + 1 both fall in outY only: add them together (half the accumulator traffic).
+      const hereNext = coverage(rows, outY, y + 1);
+      const thereNext = outY + 1 < outHeight ? coverage(rows, outY + 1, y + 1) : 0;
+      if (thereNext === 0) {
+        addRows(accumulator, source, row, inWidth, here, hereNext, empty);
+        empty = false;
+        y++;
+        if (y + 1 >= rowEnd && finishOutputRow()) break;
+        continue;
+      }
+    }
+    if (here > 0) {
+      addRow(accumulator, source, row, inWidth, here, empty);
+      empty = false;
+    }
+    if (there > 0) {
+      addRow(nextAccumulator, source, row, inWidth, there, nextEmpty);
+      nextEmpty = false;
+    }
+    // Output row outY is complete once its last source row is in.
+    if (y + 1 >= rowEnd && finishOutputRow()) break;
+  }
+  return { data: out, width: outWidth, height: outHeight };
+}
+
+/** accumulator (+)= source row × weight + the next source row × nextWeight. */
+function addRows(
+  accumulator: Int32Array,
+  source: Uint8Array,
+  row: number,
+  width: number,
+  weight: number,
+  nextWeight: number,
+  store: boolean,
+): void {
+  const next = row + width;
+  if (store) for (let x = 0; x < width; x++) accumulator[x] = source[row + x] * weight + source[next + x] * nextWeight;
+  else for (let x = 0; x < width; x++) accumulator[x] += source[row + x] * weight + source[next + x] * nextWeight;
+}
+
+/** accumulator (+)= source row × weight. */
+function addRow(accumulator: Int32Array, source: Uint8Array, row: number, width: number, weight: number, store: boolean): void {
+  if (store) for (let x = 0; x < width; x++) accumulator[x] = source[row + x] * weight;
+  else for (let x = 0; x < width; x++) accumulator[x] += source[row + x] * weight;
+}
+
+/** One output row from a complete row accumulator: the column weights, then ÷ 2^32, rounded. */
+function shrinkRow(accumulator: Int32Array, out: Uint8Array, outRow: number, outWidth: number, columns: AreaWeights): void {
+  const { taps, first, weight } = columns;
+  const scale = 1 / 2 ** 32; // both weights are 16-bit fixed point
+  if (taps === 2) {
+    for (let x = 0, w = 0; x < outWidth; x++, w += 2) {
+      const i = first[x];
+      out[outRow + x] = ((accumulator[i] * weight[w] + accumulator[i + 1] * weight[w + 1]) * scale + 0.5) | 0;
+    }
+  } else if (taps === 3) {
+    for (let x = 0, w = 0; x < outWidth; x++, w += 3) {
+      const i = first[x];
+      const sum = accumulator[i] * weight[w] + accumulator[i + 1] * weight[w + 1] + accumulator[i + 2] * weight[w + 2];
+      out[outRow + x] = (sum * scale + 0.5) | 0;
+    }
+  } else if (taps === 4) {
+    for (let x = 0, w = 0; x < outWidth; x++, w += 4) {
+      const i = first[x];
+      const sum =
+        accumulator[i] * weight[w] + accumulator[i + 1] * weight[w + 1] +
+        accumulator[i + 2] * weight[w + 2] + accumulator[i + 3] * weight[w + 3];
+      out[outRow + x] = (sum * scale + 0.5) | 0;
+    }
+  } else if (taps === 5) {
+    for (let x = 0, w = 0; x < outWidth; x++, w += 5) {
+      const i = first[x];
+      const sum =
+        accumulator[i] * weight[w] + accumulator[i + 1] * weight[w + 1] + accumulator[i + 2] * weight[w + 2] +
+        accumulator[i + 3] * weight[w + 3] + accumulator[i + 4] * weight[w + 4];
+      out[outRow + x] = (sum * scale + 0.5) | 0;
+    }
+  } else {
+    for (let x = 0, w = 0; x < outWidth; x++, w += taps) {
+      const i = first[x];
+      let sum = 0;
+      for (let t = 0; t < taps; t++) sum += accumulator[i + t] * weight[w + t];
+      out[outRow + x] = (sum * scale + 0.5) | 0;
+    }
+  }
+}
+
+interface AreaWeights {
+  /** Every output sample reads `taps` consecutive source samples from first[i]... */
+  taps: number;
+  first: Int32Array;
+  /** ...with these weights (taps per output, 2^16 = the whole output pixel, summing to 2^16). */
+  weight: Int32Array;
+}
+
+/** Which source pixels cover each output pixel of a 1-D shrink, and by how much. */
+function areaWeights(inSize: number, outSize: number): AreaWeights {
+  const ratio = inSize / outSize;
+  const taps = Math.min(inSize, Math.ceil(ratio) + 1);
+  const first = new Int32Array(outSize);
+  const weight = new Int32Array(outSize * taps);
+  for (let o = 0; o < outSize; o++) {
+    const from = o * ratio;
+    const to = Math.min(inSize, (o + 1) * ratio);
+    // The window of taps starts at the first covered pixel, moved left at the far edge so it
+    // never reads past the end (the extra taps get weight 0).
+    const start = Math.min(Math.floor(from), inSize - taps);
+    first[o] = start;
+    let assigned = 0;
+    let largest = o * taps;
+    for (let t = 0; t < taps; t++) {
+      const i = start + t;
+      const covered = Math.max(0, Math.min(to, i + 1) - Math.max(from, i));
+      const w = Math.round((covered / ratio) * 65536);
+      weight[o * taps + t] = w;
+      assigned += w;
+      if (w > weight[largest]) largest = o * taps + t;
+    }
+    // Rounding leftovers go to the largest tap so a flat area stays exactly flat.
+    weight[largest] += 65536 - assigned;
+  }
+  return { taps, first, weight };
+}
+
+/** The weight of source sample i in output sample o (0 when it does not cover it). */
+function coverage(weights: AreaWeights, o: number, i: number): number {
+  const t = i - weights.first[o];
+  return t >= 0 && t < weights.taps ? weights.weight[o * weights.taps + t] : 0;
+}
+
+/** One past the last source sample with weight in output sample o. */
+function lastSourceRow(weights: AreaWeights, o: number, inSize: number): number {
+  let end = weights.first[o] + weights.taps;
+  while (end > weights.first[o] && weights.weight[o * weights.taps + end - 1 - weights.first[o]] === 0) end--;
+  return Math.min(inSize, end);
+}
+

@@ -1,0 +1,47 @@
+/** The tone stage: a curve that stretches a dull or dark photo to the full range. */
+import type { GrayPlane } from "./plane";
+import { SKETCH_TUNING, type SketchTuning } from "./tuning";
+
+/**
+ * The tone curve as a 256-entry table: the toneLow/HighPercentile greys are stretched toward 0
+ * and 255 (gain capped at maxToneGain, centred on their midpoint), then a gamma lifts a photo
+ * whose median is still below mid-grey. Computed from the histogram of the working grey.
+ */
+export function toneCurve(histogram: ArrayLike<number>, tuning: SketchTuning = SKETCH_TUNING): Uint8Array {
+  let total = 0;
+  for (let v = 0; v < 256; v++) total += histogram[v];
+  const percentile = (fraction: number) => {
+    const target = fraction * total;
+    let seen = 0;
+    for (let v = 0; v < 256; v++) {
+      seen += histogram[v];
+      if (seen > target) return v;
+    }
+    return 255;
+  };
+  const low = percentile(tuning.toneLowPercentile);
+  const high = percentile(tuning.toneHighPercentile);
+  const median = percentile(0.5);
+  const gain = Math.min(tuning.maxToneGain, 255 / Math.max(1, high - low));
+  const middle = (low + high) / 2;
+  const stretch = (v: number) => Math.min(255, Math.max(0, (v - middle) * gain + 127.5));
+  const stretchedMedian = stretch(median) / 255;
+  const gamma =
+    stretchedMedian > 0 && stretchedMedian < 0.5
+      ? Math.max(tuning.minToneGamma, Math.log(0.5) / Math.log(Math.max(stretchedMedian, 1e-3)))
+      : 1;
+  const curve = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) curve[v] = Math.round(255 * Math.pow(stretch(v) / 255, gamma));
+  return curve;
+}
+
+
+/** Histogram of the grey, every few rows of a large photo (about a million pixels). */
+export function histogramOf({ data, width, height }: GrayPlane): Float64Array {
+  const histogram = new Float64Array(256);
+  const step = Math.max(1, Math.floor((width * height) / 1_000_000));
+  for (let y = 0; y < height; y += step) {
+    for (let i = y * width, end = i + width; i < end; i++) histogram[data[i]]++;
+  }
+  return histogram;
+}

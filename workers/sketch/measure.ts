@@ -1,0 +1,131 @@
+/**
+ * The colourability measure of a finished page (docs/decisions/010-colourability-measure.md):
+ * what a child with a crayon meets on the paper, measured from the pixels.
+ *
+ *   grey share    pixels neither paper (>= 235) nor ink (<= 80): shading a crayon cannot follow
+ *   ink share     pixels <= 80
+ *   specks / MP   marks (8-connected pixels darker than paper, so grey dots count too) smaller
+ *                 than 1 mm² at 300 dpi (139 print pixels), per megapixel of the page at print size
+ *   outlines      share of the photo's strong edges with ink within about 1 mm (see below)
+ *   continuity    share of the marked pixels (ink or grey) in marks of at least 10 mm² (lines,
+ *                 not fragments)
+ *
+ * Strong edges: the photo's grey, area-reduced to a quarter of the page's size (one cell = 4 × 4
+ * page pixels, 1/3 mm), Sobel magnitude per cell of at least STRONG_EDGE_MIN grey levels and in
+ * the top STRONG_EDGE_SHARE of the photo's cells. An edge survives when a page cell within one
+ * cell of it (so within 4-8 page pixels) holds ink.
+ */
+import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
+import { areaResize, findMarks, type GrayPlane } from "./kernel";
+
+export const PAPER_LEVEL = 235;
+export const INK_LEVEL = 80;
+/** 1 mm² at 300 dpi: (300 / 25.4)² ≈ 139 print pixels. */
+export const SPECK_PRINT_PIXELS = 139;
+export const LINE_PRINT_PIXELS = 10 * SPECK_PRINT_PIXELS;
+export const OUTLINE_CELL = 4;
+export const STRONG_EDGE_MIN = 24;
+export const STRONG_EDGE_SHARE = 0.08;
+
+export interface Colourability {
+  greyShare: number;
+  inkShare: number;
+  specksPerMegapixel: number;
+  outlineSurvival: number;
+  continuity: number;
+}
+
+export function measureColourability(source: GrayPlane, page: GrayPlane): Colourability {
+  const { width, height, data } = page;
+  const pixels = width * height;
+  let grey = 0;
+  let ink = 0;
+  for (let i = 0; i < pixels; i++) {
+    const v = data[i];
+    if (v <= INK_LEVEL) ink++;
+    else if (v < PAPER_LEVEL) grey++;
+  }
+  // Sizes at print size: a smaller page (a small photo) is printed larger, so its pixels count more.
+  const printScale = PRINT_LONG_EDGE_PX / Math.max(width, height);
+  const printPixelsPerPixel = printScale * printScale;
+  const marks = findMarks(page, PAPER_LEVEL);
+  let specks = 0;
+  let lineInk = 0;
+  for (let r = 0; r < marks.runCount; r++) {
+    if (marks.parent[r] !== r) continue;
+    const printSize = marks.size[r] * printPixelsPerPixel;
+    if (printSize < SPECK_PRINT_PIXELS) specks++;
+    else if (printSize >= LINE_PRINT_PIXELS) lineInk += marks.size[r]; // all non-paper pixels of long marks
+  }
+  const printMegapixels = (pixels * printPixelsPerPixel) / 1e6;
+  return {
+    greyShare: pixels ? grey / pixels : 0,
+    inkShare: pixels ? ink / pixels : 0,
+    specksPerMegapixel: printMegapixels ? specks / printMegapixels : 0,
+    outlineSurvival: outlineSurvival(source, page),
+    continuity: ink + grey ? Math.min(1, lineInk / (ink + grey)) : 0,
+  };
+}
+
+/** See the module comment. 1 when the photo has no strong edge (nothing to lose). */
+export function outlineSurvival(source: GrayPlane, page: GrayPlane): number {
+  const cellsWide = Math.max(3, Math.ceil(page.width / OUTLINE_CELL));
+  const cellsHigh = Math.max(3, Math.ceil(page.height / OUTLINE_CELL));
+  const photo = areaResize(source, cellsWide, cellsHigh);
+  // Ink per cell: does any page pixel of the cell hold ink? (Column → cell looked up, not divided.)
+  const inked = new Uint8Array(cellsWide * cellsHigh);
+  const cellOfColumn = new Int32Array(page.width);
+  for (let x = 0; x < page.width; x++) cellOfColumn[x] = Math.min(cellsWide - 1, Math.floor((x * cellsWide) / page.width));
+  // Paper is skipped four pixels at a time (one 32-bit read) where the bytes are aligned.
+  const aligned = page.data.byteOffset % 4 === 0;
+  const words = new Uint32Array(page.data.buffer, page.data.byteOffset, aligned ? page.data.length >> 2 : 0);
+  for (let y = 0; y < page.height; y++) {
+    const row = y * page.width;
+    const cellRow = Math.min(cellsHigh - 1, Math.floor((y * cellsHigh) / page.height)) * cellsWide;
+    for (let x = 0; x < page.width; x++) {
+      const i = row + x;
+      if (aligned && (i & 3) === 0 && x + 4 <= page.width && words[i >> 2] === 0xffffffff) {
+        x += 3;
+        continue;
+      }
+      if (page.data[i] <= INK_LEVEL) inked[cellRow + cellOfColumn[x]] = 1;
+    }
+  }
+  // Sobel magnitude / 4 (grey levels per cell) of the interior cells, and its histogram.
+  const magnitude = new Uint16Array(cellsWide * cellsHigh);
+  const histogram = new Float64Array(1024);
+  const d = photo.data;
+  for (let y = 1; y < cellsHigh - 1; y++) {
+    for (let x = 1; x < cellsWide - 1; x++) {
+      const i = y * cellsWide + x;
+      const up = i - cellsWide;
+      const down = i + cellsWide;
+      const gx = d[up + 1] + 2 * d[i + 1] + d[down + 1] - d[up - 1] - 2 * d[i - 1] - d[down - 1];
+      const gy = d[down - 1] + 2 * d[down] + d[down + 1] - d[up - 1] - 2 * d[up] - d[up + 1];
+      const m = Math.min(1023, Math.round(Math.sqrt(gx * gx + gy * gy) / 4));
+      magnitude[i] = m;
+      histogram[m]++;
+    }
+  }
+  const interior = (cellsWide - 2) * (cellsHigh - 2);
+  let threshold = 1023;
+  for (let seen = 0; threshold > 0; threshold--) {
+    seen += histogram[threshold];
+    if (seen >= STRONG_EDGE_SHARE * interior) break;
+  }
+  threshold = Math.max(STRONG_EDGE_MIN, threshold);
+  let strong = 0;
+  let survived = 0;
+  for (let y = 1; y < cellsHigh - 1; y++) {
+    for (let x = 1; x < cellsWide - 1; x++) {
+      const i = y * cellsWide + x;
+      if (magnitude[i] < threshold) continue;
+      strong++;
+      const up = i - cellsWide;
+      const down = i + cellsWide;
+      if (inked[up - 1] | inked[up] | inked[up + 1] | inked[i - 1] | inked[i] | inked[i + 1] | inked[down - 1] | inked[down] | inked[down + 1])
+        survived++;
+    }
+  }
+  return strong ? survived / strong : 1;
+}
