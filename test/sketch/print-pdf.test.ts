@@ -112,6 +112,29 @@ describe("the book PDF", () => {
     expect(pdf.info).toContain("/Title <FEFF");
   });
 
+  it("embeds a 1-bit black-and-white page as stored, and it decodes back to the same pixels", async () => {
+    // The engine's pages are pure black and white, which our encoder writes as 1-bit grey PNG.
+    const width = 301;
+    const height = 200;
+    const data = new Uint8Array(width * height).fill(255);
+    for (let y = 40; y < 160; y++) for (let x = 50; x < 250; x++) if (x < 54 || x > 245 || y < 44 || y > 155) data[y * width + x] = 0;
+    const png = await encodeGrayPng({ width, height, data });
+    expect(png[24]).toBe(1); // IHDR bit depth
+    const key = "print/TEST-BILEVEL.pdf";
+    await writeBookPdf(new R2MultipartSink(env.IMAGES, key), { title: "Lines", dedication: "", pages: [async () => png] });
+    const image = parsePdf(await readObject(key)).pages[2].image!;
+    expect(image.dictionary).toContain("/ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode");
+    expect(image.dictionary).toContain(`/DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 1 /Columns ${width} >>`);
+    // A viewer unfilters whole bytes of packed bits (one byte per "pixel" for the predictor).
+    const packedWidth = Math.ceil(width / 8);
+    const packed = await decodeFlatePngPredicted(image.data, packedWidth, height);
+    const unpacked = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) unpacked[y * width + x] = (packed[y * packedWidth + (x >> 3)] >> (7 - (x & 7))) & 1 ? 255 : 0;
+    }
+    expect(unpacked).toEqual(data);
+  });
+
   it("wraps a long title inside the safe area and keeps Latin letters; other scripts are left out and reported", async () => {
     const title = "Zoë's summer in Łódź, Kraków and Ålesund with Grandma Søren and the whole family";
     const png = await encodeGrayPng(lineArt(300, 400, 9));

@@ -200,8 +200,8 @@ async function sketchPage(pdf: PdfWriter, pageTree: number, png: Uint8Array): Pr
   await pdf.stream(
     xobject,
     `/Type /XObject /Subtype /Image /Width ${image.width} /Height ${image.height} ` +
-      `/ColorSpace /${image.colors === 1 ? "DeviceGray" : "DeviceRGB"} /BitsPerComponent 8 /Filter /FlateDecode ` +
-      `/DecodeParms << /Predictor 15 /Colors ${image.colors} /BitsPerComponent 8 /Columns ${image.width} >>`,
+      `/ColorSpace /${image.colors === 1 ? "DeviceGray" : "DeviceRGB"} /BitsPerComponent ${image.bitsPerComponent} /Filter /FlateDecode ` +
+      `/DecodeParms << /Predictor 15 /Colors ${image.colors} /BitsPerComponent ${image.bitsPerComponent} /Columns ${image.width} >>`,
     image.idatLength,
     image.idat,
   );

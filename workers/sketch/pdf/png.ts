@@ -9,6 +9,8 @@ export interface PngForPdf {
   height: number;
   /** 1 for grey (our sketches), 3 for RGB. */
   colors: 1 | 3;
+  /** Bits per sample: 1 for our black-and-white pages, 8 for grey or RGB photos. */
+  bitsPerComponent: 1 | 2 | 4 | 8;
   /** The IDAT bodies, in order, as views into the file (no copies). */
   idat: Uint8Array[];
   /** Sum of the IDAT lengths: the image stream's /Length. */
@@ -23,7 +25,7 @@ export function readPngForPdf(png: Uint8Array): PngForPdf {
   if (png.length < 8 + 25 || SIGNATURE.some((byte, i) => png[i] !== byte)) throw new UnsupportedPngError("not a PNG file");
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   let offset = 8;
-  let header: { width: number; height: number; colors: 1 | 3 } | null = null;
+  let header: ReturnType<typeof readHeader> | null = null;
   const idat: Uint8Array[] = [];
   let idatLength = 0;
   while (offset + 12 <= png.length) {
@@ -50,11 +52,14 @@ function readHeader(view: DataView, at: number) {
   const bitDepth = view.getUint8(at + 8);
   const colourType = view.getUint8(at + 9);
   const interlace = view.getUint8(at + 12);
-  // Only layouts whose scanlines PDF's predictor reads as they are: 8-bit grey or RGB, no
-  // alpha (PDF wants it as a separate soft mask) and no Adam7 interlacing.
-  if (bitDepth !== 8 || (colourType !== 0 && colourType !== 2) || interlace !== 0) {
+  // Only layouts whose scanlines PDF's predictor reads as they are: grey at 1, 2, 4 or 8 bits
+  // (our pages are 1-bit black and white), 8-bit RGB; no alpha (PDF wants it as a separate
+  // soft mask) and no Adam7 interlacing.
+  const grey = colourType === 0 && [1, 2, 4, 8].includes(bitDepth);
+  const rgb = colourType === 2 && bitDepth === 8;
+  if (!(grey || rgb) || interlace !== 0) {
     throw new UnsupportedPngError(`PNG bit depth ${bitDepth}, colour type ${colourType}, interlace ${interlace}: not embeddable as is`);
   }
   if (width < 1 || height < 1) throw new UnsupportedPngError("empty PNG");
-  return { width, height, colors: (colourType === 0 ? 1 : 3) as 1 | 3 };
+  return { width, height, colors: (grey ? 1 : 3) as 1 | 3, bitsPerComponent: bitDepth as 1 | 2 | 4 | 8 };
 }
