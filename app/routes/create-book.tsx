@@ -78,7 +78,8 @@ export default function CreateBook() {
   }, []);
 
   const addPhotos = useCallback(
-    (files: File[]) => {
+    // `announce: false` for the stock picker, which says 'Stock photo added!' itself.
+    (files: File[], { announce = true } = {}) => {
       const { accepted, problems } = selectNewPhotos(photos.length, files);
       if (accepted.length > 0) {
         setPhotos((current) => [...current, ...accepted.map((file) => ({ id: String(nextPhotoId.current++), file }))]);
@@ -86,7 +87,7 @@ export default function CreateBook() {
       // One toast at a time (SPEC section 9): a skipped file matters more than the count.
       const [problem] = problems;
       if (problem) toast({ ...problem, variant: "destructive" });
-      else if (accepted.length > 0) {
+      else if (accepted.length > 0 && announce) {
         toast({
           title: CREATE_BOOK_MESSAGES.filesAddedTitle,
           description: CREATE_BOOK_MESSAGES.filesAdded(accepted.length, photos.length + accepted.length),
@@ -174,7 +175,7 @@ export default function CreateBook() {
               disabled={busy}
               requiredRange={requiredRange}
             />
-            <StockPhotoPicker onAdd={(file) => addPhotos([file])} disabled={busy} />
+            <StockPhotoPicker onAdd={(file) => addPhotos([file], { announce: false })} disabled={busy} />
 
             <section aria-labelledby="details-heading" className="rounded-xl border border-gray-200 bg-white p-5 shadow-sm sm:p-6">
               <h2 id="details-heading" className="text-lg font-semibold text-gray-900">

@@ -8,12 +8,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
-import { launchChromium, ROOT as root, SCREENSHOTS_DIR as screenshotsDir, newVisitor } from "./browser";
+import { FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 
-const photosDir = path.join(root, "test/fixtures/photos");
-const PHOTOS = ["astronaut.jpg", "chelsea.jpg", "coffee.jpg"].map((name) => path.join(photosDir, name));
-// A standard book needs at least five photos (SPEC section 5): two more real ones.
-const MORE_PHOTOS = ["chelsea-444-baseline.jpg", "coffee-420-baseline.jpg"].map((name) => path.join(root, "test/fixtures/images", name));
+// A standard book needs at least five photos (SPEC section 5).
+const PHOTOS = FIVE_PHOTOS.slice(0, 3);
+const MORE_PHOTOS = FIVE_PHOTOS.slice(3);
 const SKETCH_TIMEOUT_MS = 180_000;
 
 let browser: Browser;

@@ -34,3 +34,12 @@ export function screenshotPath(name: string): string {
 export async function waitForToast(page: Page, text: string): Promise<void> {
   await page.getByTestId("toast").filter({ hasText: text }).first().waitFor();
 }
+
+/** Five real photos (the fewest a standard book takes, SPEC section 5), as files on disk. */
+export const FIVE_PHOTOS = [
+  "test/fixtures/photos/astronaut.jpg",
+  "test/fixtures/photos/chelsea.jpg",
+  "test/fixtures/photos/coffee.jpg",
+  "test/fixtures/images/chelsea-444-baseline.jpg",
+  "test/fixtures/images/coffee-420-baseline.jpg",
+].map((file) => path.join(ROOT, file));

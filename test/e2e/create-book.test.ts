@@ -9,15 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, FileChooser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { launchChromium, newVisitor, ROOT as root, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
+import { FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 
-const PHOTOS = [
-  "test/fixtures/photos/astronaut.jpg",
-  "test/fixtures/photos/chelsea.jpg",
-  "test/fixtures/photos/coffee.jpg",
-  "test/fixtures/images/chelsea-444-baseline.jpg",
-  "test/fixtures/images/coffee-420-baseline.jpg",
-].map((file) => path.join(root, file));
+const PHOTOS = FIVE_PHOTOS;
 const SKETCH_TIMEOUT_MS = 180_000;
 
 let browser: Browser;
