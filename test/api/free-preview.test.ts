@@ -13,6 +13,7 @@ import { latestDebugTimestamp, serveDebugFile } from "~/server/free-preview.serv
 import { countDailyUse, type Requester } from "~/server/preview-limits.server";
 import { dbRun, makePng, r2Keys, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor } from "./preview-helpers";
+import { sketchKeyFor } from "../../workers/sketch/contract";
 
 interface ConvertAnswer {
   data: { convertedImageUrl: string };
@@ -45,7 +46,7 @@ describe("POST /api/convert-image", () => {
     const visitor = new PreviewVisitor();
     const key = await visitor.uploaded(await makePng(160, 120));
     const url = await convertOk(visitor, key);
-    expect(url).toBe(`/images/sketches/${key.slice("originals/".length)}.png`);
+    expect(url).toBe(`/images/${sketchKeyFor(key)}`);
     await expectPng(await visitor.fetch(url));
     expect((await new PreviewVisitor().fetch(url)).status).toBe(404);
 
@@ -147,7 +148,7 @@ describe("POST /api/convert-sketch (older flow)", () => {
     const response = await visitor.send("POST", "/api/convert-sketch", { imageData: dataUrl(await makePng(80, 60)), filename: "dog.png" });
     expect(response.status, await response.clone().text()).toBe(200);
     const { sketchUrl } = (await response.json()) as { sketchUrl: string };
-    expect(sketchUrl).toMatch(/^\/images\/sketches\/[0-9a-f-]{36}\.png$/);
+    expect(sketchUrl).toMatch(/^\/images\/sketches\/[0-9a-f-]{36}\.e\d+-standard\.png$/);
     await expectPng(await visitor.fetch(sketchUrl));
   });
 

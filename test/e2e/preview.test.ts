@@ -80,7 +80,7 @@ describe("free preview", () => {
         (alt) => [...document.images].some((img) => img.alt === alt && img.complete && img.naturalWidth > 0),
         `${PREVIEW_LABELS.yourSketch}: chelsea.jpg`,
       );
-      expect(await sketch.getAttribute("src")).toMatch(/^\/images\/sketches\/[0-9a-f-]{36}\.png$/);
+      expect(await sketch.getAttribute("src")).toMatch(/^\/images\/sketches\/[0-9a-f-]{36}\.e\d+-standard\.png$/);
       await page.getByRole("link", { name: PREVIEW_LABELS.createFullBook }).waitFor();
       expect(await page.getByRole("link", { name: PREVIEW_LABELS.seePlans }).getAttribute("href")).toBe("/choose-plan");
       expect(await page.getByRole("link", { name: PREVIEW_LABELS.createFullBook }).getAttribute("href")).toBe("/create-book");

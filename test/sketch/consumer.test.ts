@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import astronautJpeg from "../fixtures/photos/astronaut.jpg?inline";
 import worker, { Sketcher } from "../../workers/sketch/index";
 import { GAVE_UP_REASON, RETRY_BASE_DELAY_SECONDS, type SketchEnv } from "../../workers/sketch/consumer";
-import { sketchKeyFor, type SketchJob } from "../../workers/sketch/contract";
+import { ENGINE_VERSION, sketchKeyFor, type SketchJob } from "../../workers/sketch/contract";
 import { imageRow, pngHeaderOnly, seedImage, syntheticPhoto, toJpeg, toPng, toWebp } from "./helpers";
 
 const sketchEnv = env as unknown as SketchEnv;
@@ -97,6 +97,18 @@ describe("sketch-jobs consumer", () => {
     const ink = (image: { data: Uint8ClampedArray }) => image.data.filter((v, i) => i % 4 === 0 && v === 0).length;
     expect(ink(simple.image)).toBeLessThan(ink(standard.image)); // fewer lines
     expect((await storedPng(sketchKeyFor(originalKey))).etag).toBe(standard.etag); // untouched
+  });
+
+  it("redraws a page an older engine made: the new page has today's versioned key, the old one is not served as new", async () => {
+    const { imageId, originalKey } = await seedImage(await toJpeg(syntheticPhoto(480, 320, 12)));
+    const oldKey = `sketches/${originalKey.split("/").pop()}.png`; // how pages were keyed before versions
+    await env.IMAGES.put(oldKey, new Uint8Array([1, 2, 3]));
+    await env.DB.prepare("UPDATE images SET processing_status = 'completed', sketch_key = ? WHERE id = ?").bind(oldKey, imageId).run();
+    await run("sketch-jobs", [imageId]);
+    const row = await imageRow(imageId);
+    expect(row).toMatchObject({ processingStatus: "completed", sketchKey: sketchKeyFor(originalKey) });
+    expect(row!.sketchKey).toContain(`.${ENGINE_VERSION}-standard.png`);
+    expect((await storedPng(row!.sketchKey!)).image.width).toBeGreaterThan(0);
   });
 
   it("a re-run after a lost update (row not completed, sketch stored) ends with the same row and bytes", async () => {
@@ -238,7 +250,7 @@ describe("Sketcher RPC", () => {
     await env.IMAGES.put(originalKey, await toPng(syntheticPhoto(320, 200, 14)));
     const sketcher = new Sketcher(createExecutionContext(), sketchEnv);
     const result = await sketcher.convert(originalKey);
-    expect(result).toMatchObject({ sketchKey: "sketches/preview-abc123.png", width: 320, height: 200 });
+    expect(result).toMatchObject({ sketchKey: sketchKeyFor("originals/preview-abc123"), width: 320, height: 200 });
     expect(result.qualityScore).toBeGreaterThan(0);
     expect((await storedPng(result.sketchKey)).image.width).toBe(320);
     // Asking again returns the same answer from the stored sketch.

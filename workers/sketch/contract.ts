@@ -43,15 +43,21 @@ export const SKETCHES_PREFIX = "sketches/";
 export const DEBUG_PREFIX = "debug/";
 
 /**
- * The sketch of an original always lives at the same key, so converting the same image twice
- * (a redelivered queue message) overwrites one object instead of leaving orphans.
+ * The engine that draws pages. Part of every sketch key, so a better engine reaches every image
+ * processed again (the consumer redraws a page whose key is not today's), and a page cached by a
+ * browser under an old engine's URL is never taken for a new one. Bump it with each engine change.
+ */
+export const ENGINE_VERSION = "e2";
+
+/**
+ * The sketch of an original at a level, by this engine, always lives at the same key, so
+ * converting the same image twice (a redelivered queue message) overwrites one object instead
+ * of leaving orphans; each level is its own object, so changing a page's level never overwrites
+ * another level's page. Pages of older engines are swept once no row names them (retention).
  */
 export function sketchKeyFor(originalKey: string, detail: DetailLevel = DEFAULT_DETAIL_LEVEL): string {
   const name = originalKey.slice(originalKey.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
-  // Each level is its own object, so changing a page's level never overwrites another level's
-  // page; the standard level keeps the key pages had before levels existed.
-  const suffix = detail === DEFAULT_DETAIL_LEVEL ? "" : `-${detail}`;
-  return `${SKETCHES_PREFIX}${name}${suffix}.png`;
+  return `${SKETCHES_PREFIX}${name}.${ENGINE_VERSION}-${detail}.png`;
 }
 
 /** Where a debug conversion of an original keeps its intermediate planes (overwritten on a re-run). */
