@@ -41,9 +41,9 @@ export function OrderConfirmation({ order }: { order: ConfirmedOrder }) {
       </dl>
       <p className="mt-4 text-sm text-gray-600">{BOOK_PAGE_MESSAGES.confirmationEmailNote}</p>
       <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
-        <button type="button" className={buttonStyles.primary}>
+        <Link to={`/orders/${order.orderNumber}`} className={buttonStyles.primary}>
           {LABELS.trackYourOrder}
-        </button>
+        </Link>
         {/* The page of a paid book always shows its confirmation, so "another book" starts a new one. */}
         <Link to="/create-book" className={buttonStyles.secondary}>
           {LABELS.createAnotherBook}

@@ -509,6 +509,8 @@ export const SHOP_DAILY_LIMITS = {
   quote: { perSession: 300, perAddress: 1000 },
   upload: { perSession: 300, perAddress: 1000 },
   process: { perSession: 300, perAddress: 1000 },
+  /** Order number + email guesses on /orders/{number}. */
+  "order-lookup": { perSession: 20, perAddress: 100 },
 } as const;
 /** The period of API_LIMITER's `simple` setting in wrangler.toml. */
 export const SHOP_BURST_PERIOD_SECONDS = 60;
@@ -522,3 +524,11 @@ export const SHOP_LIMIT_MESSAGES = {
 export const BOOK_RETENTION_DAYS = 365;
 /** An object in R2 that no row names is deleted once it is this old (an upload half-recorded). */
 export const ORPHAN_OBJECT_GRACE_HOURS = 24;
+
+// Order tracking (/orders/{number})
+export const ORDER_TRACKING_TEXT = {
+  lookupTitle: "Find your order",
+  lookupIntro: "Enter the email address you ordered with to see your order.",
+  notFound: "We could not find an order with that number and email address.",
+  invalidEmail: "Please enter the email address you ordered with.",
+} as const;

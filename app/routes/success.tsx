@@ -16,6 +16,7 @@ import {
   BOOK_PAGE_MESSAGES,
   CREATE_BOOK_LABELS,
   DELIVERY_RANGE_TEXT,
+  LABELS,
   POLL_INTERVAL_MS,
   PROCESSING_TIME_TEXT,
   SHOP_NAME,
@@ -138,6 +139,11 @@ export default function Success() {
             <Link to="/create-book" className={buttonStyles.primary}>
               {CREATE_BOOK_LABELS.createAnotherBook}
             </Link>
+            {order ? (
+              <Link to={`/orders/${order.orderNumber}`} className={buttonStyles.secondary}>
+                {LABELS.trackYourOrder}
+              </Link>
+            ) : null}
           </div>
         </section>
       )}

@@ -161,7 +161,7 @@ describe("book flow", () => {
     expect(orderNumber?.trim()).toMatch(/\S{4,}/);
     await page.getByText("Total paid").waitFor();
     await page.getByText("Estimated delivery").waitFor();
-    await page.getByRole("button", { name: "Track Your Order" }).waitFor();
+    await page.getByRole("link", { name: "Track Your Order" }).waitFor();
     await page.getByRole("link", { name: "Create Another Book" }).waitFor();
     await screenshot("09-order-confirmed");
   });

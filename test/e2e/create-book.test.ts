@@ -138,6 +138,15 @@ describe("create-book purchase", () => {
     expect(await page.evaluate(() => localStorage.getItem("coloring-book-pending-order"))).toBeNull();
     await screenshot("04-success");
 
+    // Track Your Order: the order's progress, for the session that placed it.
+    const orderNumber = await page.getByTestId("success-order-number").textContent();
+    await page.getByRole("link", { name: "Track Your Order" }).click();
+    await page.waitForURL(`**/orders/${orderNumber}`);
+    await page.getByRole("heading", { name: "“Our Summer Adventures”" }).waitFor();
+    expect(await page.getByTestId("step-paid").getAttribute("data-done")).toBe("true");
+    expect(await page.getByTestId("step-shipped").getAttribute("data-done")).toBe("false");
+    await screenshot("05-tracking");
+
     // The paid book's photos go through the queue to the sketch Worker.
     const bookId = await ownBookId();
     const processed = () =>

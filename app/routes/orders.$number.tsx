@@ -1,0 +1,120 @@
+/**
+ * /orders/{number}: where "Track Your Order" leads (SPEC section 2). The session that placed the
+ * order sees it at once; anyone else is asked for the email address it was placed with (posted,
+ * so it never lands in a URL or a log). The rules are app/server/order-tracking.server.ts.
+ */
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { buttonStyles } from "~/components/button-styles";
+import { CheckIcon } from "~/components/icons";
+import { Spinner } from "~/components/spinner";
+import { ORDER_TRACKING_TEXT, SHOP_NAME } from "~/lib/constants";
+import { formatMoney } from "~/lib/format";
+import { database } from "~/server/db.server";
+import { trackOrderByEmail, trackOwnOrder, type TrackedOrder } from "~/server/order-tracking.server";
+import { requireShopAllowance } from "~/server/shop-limits.server";
+
+export const meta: MetaFunction = () => [{ title: `Your order – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const order = await trackOwnOrder(database(context.cloudflare.env.DB), context.sessionId, params.number ?? "");
+  // Not this visitor's (or no such order): the same lookup form either way.
+  return json({ order, orderNumber: params.number ?? "" }, { status: order ? 200 : 404 });
+}
+
+const lookupSchema = z.object({ email: z.string().trim().email(ORDER_TRACKING_TEXT.invalidEmail).max(254) });
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { env } = context.cloudflare;
+  const db = database(env.DB);
+  // Each guess counts: an order number and an email cannot be brute-forced.
+  await requireShopAllowance(env, db, request, context.sessionId, "order-lookup");
+  const parsed = lookupSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return json({ order: null, error: parsed.error.issues[0].message }, { status: 400 });
+  const order = await trackOrderByEmail(db, params.number ?? "", parsed.data.email);
+  return order ? json({ order, error: null }) : json({ order: null, error: ORDER_TRACKING_TEXT.notFound }, { status: 404 });
+}
+
+export default function OrderTracking() {
+  const { order: own, orderNumber } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const order = own ?? answer?.order ?? null;
+  return (
+    <main className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
+      {order ? <TrackedOrderView order={order} /> : <LookupForm orderNumber={orderNumber} error={answer?.error ?? null} />}
+    </main>
+  );
+}
+
+function LookupForm({ orderNumber, error }: { orderNumber: string; error: string | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <section aria-labelledby="lookup-heading" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
+      <h1 id="lookup-heading" className="text-2xl font-bold text-gray-900">
+        {ORDER_TRACKING_TEXT.lookupTitle}
+      </h1>
+      <p className="mt-2 text-gray-600">
+        Order <span className="font-semibold text-gray-900">{orderNumber}</span>. {ORDER_TRACKING_TEXT.lookupIntro}
+      </p>
+      <Form method="post" className="mt-6 space-y-4" noValidate>
+        <div>
+          <label htmlFor="lookup-email" className="mb-1 block text-sm font-medium text-gray-800">
+            Email
+          </label>
+          <input
+            id="lookup-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            aria-describedby={error ? "lookup-error" : undefined}
+            className="block w-full rounded-lg border border-gray-300 px-3 py-2 shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100"
+          />
+          {error ? (
+            <p id="lookup-error" role="alert" className="mt-1 text-sm text-red-600">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" disabled={busy} className={buttonStyles.primary}>
+          {busy ? <Spinner className="h-4 w-4" /> : null}
+          Show my order
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function TrackedOrderView({ order }: { order: TrackedOrder }) {
+  return (
+    <section aria-labelledby="tracking-heading" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
+      <p className="text-sm font-medium text-brand-700">{`Order ${order.orderNumber}`}</p>
+      <h1 id="tracking-heading" className="mt-1 text-2xl font-bold text-gray-900">
+        “{order.bookTitle}”
+      </h1>
+      <p className="mt-1 text-sm text-gray-600">
+        {order.pages} pages · {order.quantity} {order.quantity === 1 ? "copy" : "copies"} · {formatMoney(order.total, order.currency)}
+      </p>
+      <ol aria-label="Order progress" className="mt-6 space-y-4">
+        {order.steps.map((step) => (
+          <li key={step.id} className="flex items-center gap-3" data-testid={`step-${step.id}`} data-done={step.done}>
+            <span
+              className={`flex h-8 w-8 items-center justify-center rounded-full ${step.done ? "bg-green-100 text-green-700" : "border-2 border-gray-200 text-gray-400"}`}
+            >
+              {step.done ? <CheckIcon className="h-4 w-4" /> : null}
+            </span>
+            <span>
+              <span className={`block font-medium ${step.done ? "text-gray-900" : "text-gray-500"}`}>{step.label}</span>
+              <span className="block text-sm text-gray-500">{step.done ? (step.detail ?? "Done") : "Not yet"}</span>
+            </span>
+          </li>
+        ))}
+      </ol>
+      <p className="mt-6 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
+        Estimated delivery: <span className="font-semibold">{order.estimatedDelivery}</span>
+      </p>
+    </section>
+  );
+}
