@@ -90,13 +90,25 @@ export async function resolveVisitorSession(request: Request, env: Env, now = ne
   const header = request.headers.get("Cookie");
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const current = sessionCookie(env, secrets.slice(0, 1));
-  const signedNow = readValue(await current.parse(header));
+  const signedNow = readValue(await parseOrNull(current, header));
   if (signedNow && nowSeconds - signedNow.issuedAt < REFRESH_AFTER_SECONDS) return { sessionId: signedNow.id, setCookie: null };
   // Signed with a secret being rotated out, or more than half-way to expiry: same id, new cookie.
-  const known = signedNow ?? (secrets.length > 1 ? readValue(await sessionCookie(env, secrets).parse(header)) : null);
+  const known = signedNow ?? (secrets.length > 1 ? readValue(await parseOrNull(sessionCookie(env, secrets), header)) : null);
   const sessionId = known?.id ?? newSessionId();
   return { sessionId, setCookie: await current.serialize({ id: sessionId, issuedAt: nowSeconds } satisfies SessionValue) };
 }
+/**
+ * A mangled cookie (not even base64: a browser extension, a bad proxy, a forger) is no cookie:
+ * the visitor gets a new identity instead of a 500.
+ */
+async function parseOrNull(cookie: ReturnType<typeof sessionCookie>, header: string | null): Promise<unknown> {
+  try {
+    return await cookie.parse(header);
+  } catch {
+    return null;
+  }
+}
+
 function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
