@@ -5,14 +5,14 @@ import { useEffect, useState } from "react";
 import { ValidatedForm, useIsSubmitting } from "remix-validated-form";
 import { BookPageHeader } from "~/components/book-page-header";
 import { buttonStyles } from "~/components/button-styles";
-import { SelectField, TextField } from "~/components/form-field";
+import { DeliveryFields } from "~/components/delivery-fields";
 import { AlertIcon, ArrowLeftIcon, LockIcon } from "~/components/icons";
 import { OrderConfirmation } from "~/components/order-confirmation";
 import { OrderSummary, type QuoteState } from "~/components/order-summary";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
 import { apiErrorMessage, createOrder, payForOrder, requestQuote } from "~/lib/api-client";
-import { BOOK_PAGE_MESSAGES, COUNTRY_NAMES, DELIVERY_COUNTRIES, LABELS, MESSAGES, POLL_INTERVAL_MS, SHOP_NAME, type DeliveryCountry } from "~/lib/constants";
+import { BOOK_PAGE_MESSAGES, DELIVERY_COUNTRIES, LABELS, MESSAGES, POLL_INTERVAL_MS, SHOP_NAME, type DeliveryCountry } from "~/lib/constants";
 import { deliveryFormSchema, type DeliveryFormInput } from "~/lib/schemas";
 import { loadVisitorBook } from "~/server/book-pages.server";
 import { database } from "~/server/db.server";
@@ -31,7 +31,6 @@ const FORM_ID = "delivery-form";
 const validator = withZod(deliveryFormSchema);
 /** Wait for typing to pause before asking for a price. */
 const QUOTE_DEBOUNCE_MS = 400;
-const COUNTRY_OPTIONS = DELIVERY_COUNTRIES.map((code) => ({ value: code, label: COUNTRY_NAMES[code] }));
 const PAYMENT_OPTIONS = [{ id: "card" as const, label: "Credit or debit card", note: "Visa, Mastercard, American Express" }];
 type PaymentMethod = (typeof PAYMENT_OPTIONS)[number]["id"];
 
@@ -193,30 +192,8 @@ export default function OrderPage() {
               <h2 className="text-lg font-semibold text-gray-900" aria-hidden="true">
                 Delivery details
               </h2>
-              <div className="mt-4 grid gap-4 sm:grid-cols-2">
-                <TextField name="firstName" label="First name" autoComplete="given-name" />
-                <TextField name="lastName" label="Last name" autoComplete="family-name" />
-                <div className="sm:col-span-2">
-                  <TextField name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
-                </div>
-                <div className="sm:col-span-2">
-                  <TextField name="address1" label="Address line 1" autoComplete="address-line1" />
-                </div>
-                <div className="sm:col-span-2">
-                  <TextField name="address2" label="Address line 2" autoComplete="address-line2" optional />
-                </div>
-                <TextField name="city" label="City" autoComplete="address-level2" />
-                <TextField name="zipCode" label="ZIP code" autoComplete="postal-code" onValueChange={setZipCode} />
-                <div className="sm:col-span-2">
-                  <SelectField
-                    name="country"
-                    label="Country"
-                    placeholder="Select a country"
-                    options={COUNTRY_OPTIONS}
-                    autoComplete="country"
-                    onValueChange={setCountry}
-                  />
-                </div>
+              <div className="mt-4">
+                <DeliveryFields onZipCodeChange={setZipCode} onCountryChange={setCountry} />
               </div>
             </fieldset>
 

@@ -100,8 +100,10 @@ export default function CreateBook() {
   const form = { bookType: plan, title, customMessage, quantity, newsletterSignup, agreeToTerms };
   const parsed = createBookFormSchema.safeParse(form);
   const rangeProblem = photoRangeProblem(plan, photos.length);
-  const titleOk = title.trim().length > 0 && title.trim().length <= MAX_TITLE_LENGTH;
-  const canPurchase = !rangeProblem && titleOk && agreeToTerms && parsed.success && !busy;
+  // The schema is the rule (the server checks the same); the checklist shows it field by field.
+  const fieldOk = (field: keyof typeof form) => parsed.success || !parsed.error.issues.some((issue) => issue.path[0] === field);
+  const titleOk = fieldOk("title");
+  const canPurchase = !rangeProblem && parsed.success && !busy;
   const details = PLANS[plan];
   const requiredRange = `${details.minPhotos}-${details.maxPhotos}`;
 

@@ -9,10 +9,10 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { withZod } from "@remix-validated-form/with-zod";
 import { ValidatedForm, validationError } from "remix-validated-form";
 import { buttonStyles } from "~/components/button-styles";
-import { SelectField, TextField } from "~/components/form-field";
+import { DeliveryFields } from "~/components/delivery-fields";
 import { LockIcon } from "~/components/icons";
 import { Spinner } from "~/components/spinner";
-import { COUNTRY_NAMES, DELIVERY_COUNTRIES, PLANS, SHOP_NAME } from "~/lib/constants";
+import { PLANS, SHOP_NAME } from "~/lib/constants";
 import { formatMoney } from "~/lib/format";
 import { deliveryFormSchema } from "~/lib/schemas";
 import { database } from "~/server/db.server";
@@ -22,7 +22,6 @@ import { localTestCheckoutEnabled } from "~/server/payment-provider.server";
 export const meta: MetaFunction = () => [{ title: `Test payment – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 
 const deliveryValidator = withZod(deliveryFormSchema);
-const COUNTRY_OPTIONS = DELIVERY_COUNTRIES.map((code) => ({ value: code, label: COUNTRY_NAMES[code] }));
 
 async function openCheckout({ params, context }: LoaderFunctionArgs) {
   const { env } = context.cloudflare;
@@ -103,24 +102,7 @@ export default function TestCheckout() {
           ) : needsAddress ? (
             <ValidatedForm validator={deliveryValidator} method="post" className="mt-6 space-y-4" noValidate>
               <h2 className="text-sm font-semibold uppercase tracking-wide text-gray-500">Shipping address</h2>
-              <div className="grid gap-4 sm:grid-cols-2">
-                <TextField name="firstName" label="First name" autoComplete="given-name" />
-                <TextField name="lastName" label="Last name" autoComplete="family-name" />
-                <div className="sm:col-span-2">
-                  <TextField name="email" label="Email" type="email" autoComplete="email" />
-                </div>
-                <div className="sm:col-span-2">
-                  <TextField name="address1" label="Address line 1" autoComplete="address-line1" />
-                </div>
-                <div className="sm:col-span-2">
-                  <TextField name="address2" label="Address line 2" autoComplete="address-line2" optional />
-                </div>
-                <TextField name="city" label="City" autoComplete="address-level2" />
-                <TextField name="zipCode" label="ZIP code" autoComplete="postal-code" />
-                <div className="sm:col-span-2">
-                  <SelectField name="country" label="Country" placeholder="Select a country" options={COUNTRY_OPTIONS} autoComplete="country" />
-                </div>
-              </div>
+              <DeliveryFields />
               <PayButton busy={busy} paying={paying} total={formatMoney(pricing.total, pricing.currency)} />
             </ValidatedForm>
           ) : (

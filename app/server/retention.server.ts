@@ -16,6 +16,9 @@ import type { Env } from "./env.server";
 /** wrangler.toml [triggers]: daily at 03:00 UTC; every other schedule is the hourly cleanup. */
 export const RETENTION_CRON = "0 3 * * *";
 
+/** A book with no order being paid or paid: checked again by the delete, as an order may start meanwhile. */
+const NEVER_PAID = sql`NOT EXISTS (SELECT 1 FROM orders WHERE orders.book_id = ${books.id} AND orders.payment_status IN ('paying', 'paid'))`;
+
 const BOOKS_PER_ROUND = 50;
 const MAX_ROUNDS = 20;
 /** R2 lists 1000 keys a page; a day's run looks at this many pages of each prefix at most. */
@@ -50,7 +53,7 @@ async function deleteUnorderedBooks(env: Env, now: Date): Promise<number> {
       .where(
         and(
           lt(books.createdAt, cutoff),
-          sql`NOT EXISTS (SELECT 1 FROM orders WHERE orders.book_id = ${books.id} AND orders.payment_status IN ('paying', 'paid'))`,
+          NEVER_PAID,
         ),
       )
       .limit(BOOKS_PER_ROUND);
@@ -66,7 +69,7 @@ async function deleteUnorderedBooks(env: Env, now: Date): Promise<number> {
     await db.delete(books).where(
       and(
         inArray(books.id, ids),
-        sql`NOT EXISTS (SELECT 1 FROM orders WHERE orders.book_id = ${books.id} AND orders.payment_status IN ('paying', 'paid'))`,
+        NEVER_PAID,
       ),
     );
     deleted += ids.length;

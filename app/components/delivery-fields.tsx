@@ -1,0 +1,44 @@
+/**
+ * The delivery address fields of SPEC section 5 inside a remix-validated-form (deliveryFormSchema):
+ * the order page's form, and the local test checkout's stand-in for Stripe's address form.
+ */
+import { COUNTRY_NAMES, DELIVERY_COUNTRIES } from "~/lib/constants";
+import { SelectField, TextField } from "./form-field";
+
+const COUNTRY_OPTIONS = DELIVERY_COUNTRIES.map((code) => ({ value: code, label: COUNTRY_NAMES[code] }));
+
+export function DeliveryFields({
+  onZipCodeChange,
+  onCountryChange,
+}: {
+  onZipCodeChange?: (zipCode: string) => void;
+  onCountryChange?: (country: string) => void;
+}) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField name="firstName" label="First name" autoComplete="given-name" />
+      <TextField name="lastName" label="Last name" autoComplete="family-name" />
+      <div className="sm:col-span-2">
+        <TextField name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
+      </div>
+      <div className="sm:col-span-2">
+        <TextField name="address1" label="Address line 1" autoComplete="address-line1" />
+      </div>
+      <div className="sm:col-span-2">
+        <TextField name="address2" label="Address line 2" autoComplete="address-line2" optional />
+      </div>
+      <TextField name="city" label="City" autoComplete="address-level2" />
+      <TextField name="zipCode" label="ZIP code" autoComplete="postal-code" onValueChange={onZipCodeChange} />
+      <div className="sm:col-span-2">
+        <SelectField
+          name="country"
+          label="Country"
+          placeholder="Select a country"
+          options={COUNTRY_OPTIONS}
+          autoComplete="country"
+          onValueChange={onCountryChange}
+        />
+      </div>
+    </div>
+  );
+}
