@@ -20,6 +20,7 @@ import { jsonError } from "./http.server";
 import { paymentProviderFor, PaymentsNotConfiguredError, type PaymentProvider } from "./payment-provider.server";
 import { requirePhotoCountOfQuote } from "./quotes.server";
 import { queuePendingImages } from "./books.server";
+import { recordOrderEmail } from "./order-emails.server";
 
 /** What Stripe's placeholder becomes in the success URL. */
 export const CHECKOUT_SESSION_PLACEHOLDER = "{CHECKOUT_SESSION_ID}";
@@ -249,6 +250,7 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
       await queuePendingImages(env, db, order.bookId);
       // A replay (the first delivery may have failed after the update): ask again until it exists.
       if (!order.pdfKey) await queuePrintPdf(env, order.id);
+      await recordConfirmationEmail(env, db, order.id);
       return "already-paid";
     }
     console.error(`order ${order.orderNumber} was paid by ${order.paymentSessionId} and again by ${event.sessionId}: refund one`);
@@ -293,7 +295,17 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
   if (!paid) return handleCheckoutEvent(env, db, event, now); // a concurrent delivery won: re-read
   await queuePendingImages(env, db, order.bookId);
   await queuePrintPdf(env, order.id);
+  await recordConfirmationEmail(env, db, order.id);
   return "paid";
+}
+
+/** The customer is told; a problem with the email is logged and never undoes or blocks a payment. */
+async function recordConfirmationEmail(env: Env, db: Database, orderId: number): Promise<void> {
+  try {
+    await recordOrderEmail(env, db, orderId, "order-confirmation");
+  } catch (error) {
+    console.error(`order ${orderId}: the confirmation email was not recorded`, error);
+  }
 }
 
 /**

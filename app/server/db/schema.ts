@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import type { Pricing } from "../../lib/api-client";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { BOOK_TYPES, type BookType } from "../../lib/constants";
+import { BOOK_TYPES, DETAIL_LEVELS, type BookType } from "../../lib/constants";
 
 export { BOOK_TYPES, type BookType };
 
@@ -24,6 +24,17 @@ export const ORDER_STATUSES = ["placed", "paid", "printing", "shipped", "cancell
 export const CHECKOUT_STATUSES = ["open", "paid"] as const;
 export const UPLOAD_STATUSES = ["ticketed", "uploaded", "converted", "failed"] as const;
 
+/** The two emails an order sends: when it is paid, and when it is shipped (issue 10). */
+export const ORDER_EMAIL_KINDS = ["order-confirmation", "order-shipped"] as const;
+export type OrderEmailKind = (typeof ORDER_EMAIL_KINDS)[number];
+/**
+ * `pending`: waiting for (another) delivery attempt; `sent`: the provider accepted it;
+ * `outbox`: no provider key is set (local dev, tests), so it stays here for /admin to show;
+ * `failed`: gave up after the last retry (shown on /admin).
+ */
+export const EMAIL_STATUSES = ["pending", "sent", "outbox", "failed"] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
 const createdAt = () =>
   integer("created_at", { mode: "timestamp" }).notNull().default(sql`(unixepoch())`);
 
@@ -37,6 +48,8 @@ export const books = sqliteTable(
     bookType: text("book_type", { enum: BOOK_TYPES }),
     status: text("status", { enum: BOOK_STATUSES }).notNull().default("draft"),
     totalPages: integer("total_pages").notNull().default(0),
+    /** The detail level every page of the book is drawn at, unless a page has its own. */
+    detailLevel: text("detail_level", { enum: DETAIL_LEVELS }).notNull().default("standard"),
     createdAt: createdAt(),
   },
   (t) => [index("books_session_idx").on(t.sessionId)],
@@ -64,6 +77,10 @@ export const images = sqliteTable(
     error: text("error"),
     /** When a processing run sent this image to the sketch queue; set by the statement that picks it. */
     queuedAt: integer("queued_at", { mode: "timestamp" }),
+    /** This page's own detail level; null follows the book's. */
+    detailLevel: text("detail_level", { enum: DETAIL_LEVELS }),
+    /** How many times this image was sent to the sketch queue; bounds the stuck-image sweep. */
+    processAttempts: integer("process_attempts").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -219,6 +236,11 @@ export const orders = sqliteTable(
     /** The print-ready PDF in R2 (print/<orderNumber>.pdf), set by the sketch Worker's print job. */
     pdfKey: text("pdf_key"),
     pdfReadyAt: integer("pdf_ready_at", { mode: "timestamp" }),
+    /** Fulfilment, set from the orders desk (/admin). */
+    sentToPrintAt: integer("sent_to_print_at", { mode: "timestamp" }),
+    shippedAt: integer("shipped_at", { mode: "timestamp" }),
+    trackingNumber: text("tracking_number"),
+    refundedAt: integer("refunded_at", { mode: "timestamp" }),
   },
   (t) => [
     uniqueIndex("orders_order_number_idx").on(t.orderNumber),
@@ -234,6 +256,38 @@ export const orders = sqliteTable(
   ],
 );
 
+/**
+ * The order emails, written in the same D1 batch as the change that causes them (paid, shipped),
+ * so an email is never lost when its delivery fails: delivery is retried from here.
+ */
+export const orderEmails = sqliteTable(
+  "order_emails",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ORDER_EMAIL_KINDS }).notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    textBody: text("text_body").notNull(),
+    status: text("status", { enum: EMAIL_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp" }),
+    /** The provider's last refusal, for the desk; never shown to customers. */
+    lastError: text("last_error"),
+    providerMessageId: text("provider_message_id"),
+    createdAt: createdAt(),
+    sentAt: integer("sent_at", { mode: "timestamp" }),
+  },
+  (t) => [
+    // One email of each kind per order: a redelivered webhook or a double click sends nothing twice.
+    uniqueIndex("order_emails_order_kind_idx").on(t.orderId, t.kind),
+    index("order_emails_status_idx").on(t.status, t.nextAttemptAt),
+  ],
+);
+
 export type Book = typeof books.$inferSelect;
 export type Image = typeof images.$inferSelect;
 export type Upload = typeof uploads.$inferSelect;
@@ -241,3 +295,4 @@ export type UsageCount = typeof usageCounts.$inferSelect;
 export type Checkout = typeof checkouts.$inferSelect;
 export type Quote = typeof quotes.$inferSelect;
 export type Order = typeof orders.$inferSelect;
+export type OrderEmail = typeof orderEmails.$inferSelect;
