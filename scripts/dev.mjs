@@ -24,8 +24,9 @@ run("npx", [
   "--var", "APP_ENV:development",
   // No Stripe key locally: payments go through our own test checkout page.
   "--var", "LOCAL_TEST_CHECKOUT:on",
-  // One developer is every visitor: the free preview's per-address daily cap would stop them.
-  "--var", "PREVIEW_DAILY_LIMIT_PER_ADDRESS:1000",
+  // One developer (and `npm run load`'s 50 visitors) is every visitor: 127.0.0.1. The per-address
+  // daily caps would stop them; the per-session caps and the burst limits stay.
+  "--var", "DAILY_LIMIT_PER_ADDRESS:100000",
   "--persist-to", ".wrangler/state",
   "--show-interactive-dev-session=false",
 ]);

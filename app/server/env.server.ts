@@ -29,10 +29,10 @@ export interface Env {
   /** "on" shows the debug view of the last conversion in production (always on locally). */
   DEBUG_VIEW?: string;
   /**
-   * Overrides FREE_CONVERSIONS_PER_DAY_PER_ADDRESS and FREE_TICKETS_PER_DAY_PER_ADDRESS: the
-   * browser tests are many visitors behind one address (127.0.0.1).
+   * Overrides every per-address daily cap (free preview and SHOP_DAILY_LIMITS): under `npm run
+   * dev`, the browser tests and `npm run load`, every visitor is one address (127.0.0.1).
    */
-  PREVIEW_DAILY_LIMIT_PER_ADDRESS?: string;
+  DAILY_LIMIT_PER_ADDRESS?: string;
 }
 
 export function isLocalEnvironment(env: Pick<Env, "APP_ENV">): boolean {

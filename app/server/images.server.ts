@@ -110,6 +110,10 @@ export async function addImages(env: Env, db: Database, book: Book, request: Req
         stored.push(await storeOriginal(env, filename, joinChunks(chunks, size)));
       }
     }
+    // The epilogue after the closing boundary (at least a CRLF) is read too. A body left unread
+    // when the answer goes makes the runtime close the connection with unread bytes in it, and
+    // that reset can destroy the answer on its way (`npm run load` saw it: 503s under wrangler dev).
+    await drainBody(request.body, MAX_NON_FILE_BYTES);
     if (stored.length === 0) throw jsonError(400, API_MESSAGES.noImagesUploaded);
 
     const inserted = await insertImagesIfRoom(db, book.id, stored);

@@ -60,9 +60,14 @@ interface DailyLimits {
   message: string;
 }
 
+/** DAILY_LIMIT_PER_ADDRESS, when set to a positive whole number: see env.server.ts. */
+export function addressLimitOverride(env: Env): number | null {
+  const value = Number(env.DAILY_LIMIT_PER_ADDRESS);
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
+}
+
 function dailyLimitsFor(env: Env, action: "free-conversion" | "free-ticket" | UsageAction): DailyLimits {
-  const addressOverride = Number(env.PREVIEW_DAILY_LIMIT_PER_ADDRESS);
-  const override = Number.isSafeInteger(addressOverride) && addressOverride > 0 ? addressOverride : null;
+  const override = addressLimitOverride(env);
   return action === "free-conversion"
     ? {
         perSession: FREE_CONVERSIONS_PER_DAY_PER_SESSION,

@@ -7,7 +7,7 @@
 import { SHOP_BURST_PERIOD_SECONDS, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
 import type { Database } from "./db.server";
 import type { Env } from "./env.server";
-import { countUsage, requesterOf, tooManyRequests } from "./preview-limits.server";
+import { addressLimitOverride, countUsage, requesterOf, tooManyRequests } from "./preview-limits.server";
 
 export type ShopAction = keyof typeof SHOP_DAILY_LIMITS;
 
@@ -35,7 +35,7 @@ export async function requireShopAllowance(
   const limits = SHOP_DAILY_LIMITS[action];
   await countUsage(db, action, requester, now, 1, {
     perSession: limits.perSession,
-    perAddress: hasAddress ? limits.perAddress : null,
+    perAddress: hasAddress ? (addressLimitOverride(env) ?? limits.perAddress) : null,
     message: SHOP_LIMIT_MESSAGES.daily,
   });
 }

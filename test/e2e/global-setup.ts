@@ -110,7 +110,7 @@ export default async function setup(project: TestProject) {
       "--var", "LOCAL_TEST_CHECKOUT:on",
       // Every test is a new visitor, but all of them come from 127.0.0.1: the free preview's
       // per-address daily cap (app/server/preview-limits.server.ts) is raised for them.
-      "--var", "PREVIEW_DAILY_LIMIT_PER_ADDRESS:1000",
+      "--var", "DAILY_LIMIT_PER_ADDRESS:1000",
       "--persist-to", persistDir,
       "--show-interactive-dev-session=false",
     ],
