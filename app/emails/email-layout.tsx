@@ -1,0 +1,111 @@
+/**
+ * The frame every order email shares: the shop's name as a violet wordmark, one white card,
+ * the sign-off and a footer. Email clients ignore stylesheets and most modern CSS, so styles
+ * are inline and the layout is one centred 560 px column that narrows on a phone.
+ * Brand colours are the site's `brand-*` values (app/tailwind.css).
+ */
+import { Body, Column, Container, Head, Heading, Hr, Html, Link, Preview, Row, Section, Text } from "@react-email/components";
+import type { ReactNode } from "react";
+import { ORDER_EMAIL_TEXT, SHOP_NAME } from "~/lib/constants";
+
+export const emailColours = {
+  brand50: "#f5f3ff",
+  brand100: "#ede9fe",
+  brand600: "#7c3aed",
+  brand700: "#6d28d9",
+  text: "#111827",
+  muted: "#4b5563",
+  border: "#e5e7eb",
+  page: "#f3f4f6",
+} as const;
+
+const fontFamily =
+  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+
+export const emailText = {
+  body: { margin: "0 0 16px", fontSize: "16px", lineHeight: "24px", color: emailColours.text },
+  muted: { margin: "0 0 12px", fontSize: "14px", lineHeight: "22px", color: emailColours.muted },
+} as const;
+
+interface EmailLayoutProps {
+  /** The line inboxes show after the subject. */
+  preview: string;
+  heading: string;
+  /** The shop's address, shown in the footer (PUBLIC_ORIGIN). */
+  origin: string;
+  children: ReactNode;
+}
+
+export function EmailLayout({ preview, heading, origin, children }: EmailLayoutProps) {
+  return (
+    <Html lang="en-GB">
+      <Head />
+      <Preview>{preview}</Preview>
+      <Body style={{ margin: 0, padding: "24px 12px", backgroundColor: emailColours.page, fontFamily }}>
+        <Container style={{ maxWidth: "560px", width: "100%", margin: "0 auto" }}>
+          <Section style={{ padding: "0 4px 16px" }}>
+            <Link href={origin} style={{ color: emailColours.brand700, fontSize: "20px", fontWeight: 700, textDecoration: "none" }}>
+              {SHOP_NAME}
+            </Link>
+          </Section>
+          <Section
+            style={{
+              backgroundColor: "#ffffff",
+              border: `1px solid ${emailColours.border}`,
+              borderRadius: "16px",
+              padding: "28px 24px",
+            }}
+          >
+            <Heading as="h1" style={{ margin: "0 0 16px", fontSize: "24px", lineHeight: "32px", color: emailColours.text }}>
+              {heading}
+            </Heading>
+            {children}
+            <Hr style={{ borderColor: emailColours.border, margin: "24px 0 16px" }} />
+            <Text style={emailText.muted}>{ORDER_EMAIL_TEXT.questions}</Text>
+            <Text style={{ ...emailText.muted, margin: 0 }}>{ORDER_EMAIL_TEXT.signOff}</Text>
+          </Section>
+          <Text style={{ ...emailText.muted, fontSize: "12px", textAlign: "center", margin: "16px 0 0" }}>
+            {ORDER_EMAIL_TEXT.footer(origin)}
+          </Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+/** One "label: value" line of an order summary; the value may wrap (long titles, addresses). */
+export function DetailRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Row style={{ borderBottom: `1px solid ${emailColours.border}` }}>
+      <Column style={{ width: "40%", padding: "10px 8px 10px 0", verticalAlign: "top", fontSize: "14px", color: emailColours.muted }}>
+        {label}
+      </Column>
+      <Column
+        style={{ padding: "10px 0", verticalAlign: "top", fontSize: "14px", fontWeight: 600, color: emailColours.text, wordBreak: "break-word" }}
+      >
+        {children}
+      </Column>
+    </Row>
+  );
+}
+
+/** The violet call to action, as a link styled as a button (what email clients render reliably). */
+export function EmailButton({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <Link
+      href={href}
+      style={{
+        display: "inline-block",
+        backgroundColor: emailColours.brand600,
+        color: "#ffffff",
+        fontSize: "16px",
+        fontWeight: 600,
+        padding: "12px 20px",
+        borderRadius: "10px",
+        textDecoration: "none",
+      }}
+    >
+      {children}
+    </Link>
+  );
+}
