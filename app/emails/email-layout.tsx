@@ -4,7 +4,21 @@
  * are inline and the layout is one centred 560 px column that narrows on a phone.
  * Brand colours are the site's `brand-*` values (app/tailwind.css).
  */
-import { Body, Column, Container, Head, Heading, Hr, Html, Link, Preview, Row, Section, Text } from "@react-email/components";
+// The packages @react-email/components is made of, imported one by one: its index also
+// re-exports `render`, whose edge build imports react-dom/server.edge, which React 18 does not
+// have (vite in the tests refuses it) and which would bring prettier along (see render.server.ts).
+import { Body } from "@react-email/body";
+import { Column } from "@react-email/column";
+import { Container } from "@react-email/container";
+import { Head } from "@react-email/head";
+import { Heading } from "@react-email/heading";
+import { Hr } from "@react-email/hr";
+import { Html } from "@react-email/html";
+import { Link } from "@react-email/link";
+import { Preview } from "@react-email/preview";
+import { Row } from "@react-email/row";
+import { Section } from "@react-email/section";
+import { Text } from "@react-email/text";
 import type { ReactNode } from "react";
 import { ORDER_EMAIL_TEXT, SHOP_NAME } from "~/lib/constants";
 

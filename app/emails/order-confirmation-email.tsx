@@ -3,7 +3,8 @@
  * arrives, where it goes, and the link to its tracking page. The html (React) and the plain-text
  * body are built from the same props and the same texts.
  */
-import { Section, Text } from "@react-email/components";
+import { Section } from "@react-email/section";
+import { Text } from "@react-email/text";
 import { ORDER_EMAIL_TEXT as T } from "~/lib/constants";
 import { DetailRow, EmailButton, EmailLayout, emailText } from "./email-layout";
 

@@ -2,7 +2,8 @@
  * The shipped email, sent when the orders desk marks an order shipped: the tracking number the
  * desk entered and the link to the order's tracking page. Html and plain text from the same props.
  */
-import { Section, Text } from "@react-email/components";
+import { Section } from "@react-email/section";
+import { Text } from "@react-email/text";
 import { ORDER_EMAIL_TEXT as T } from "~/lib/constants";
 import { DetailRow, EmailButton, EmailLayout, emailText } from "./email-layout";
 

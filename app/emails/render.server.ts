@@ -1,10 +1,10 @@
 /**
  * Renders an email's React tree to an html document inside the Worker.
  *
- * Why not `render` from @react-email/components: it imports prettier (for its `pretty` option)
- * and html-to-text (for `plainText`), about a megabyte of Worker bundle for two options we do
- * not use; our plain-text bodies are written out from the same texts instead. This does what its
- * edge build does otherwise: react-dom/server's streaming renderer (the one entry.server.tsx
+ * Why not `render` from @react-email/render: its edge build imports react-dom/server.edge, which
+ * React 18 does not export, and it imports prettier (for its `pretty` option) and html-to-text
+ * (for `plainText`), options we do not use: our plain-text bodies are written out from the same
+ * texts instead. This does what that edge build does otherwise: react-dom/server's streaming renderer (the one entry.server.tsx
  * already ships), read to the end, behind the XHTML doctype email clients expect. React escapes
  * every text it renders, so a customer's title arrives as text, never as markup.
  */
