@@ -54,8 +54,9 @@ export function EmailLayout({ preview, heading, origin, children }: EmailLayoutP
   return (
     <Html lang="en-GB">
       <Head />
-      <Preview>{preview}</Preview>
       <Body style={{ margin: 0, padding: "24px 12px", backgroundColor: emailColours.page, fontFamily }}>
+        {/* Inside the body: a div before it is invalid html, and some clients drop it. */}
+        <Preview>{preview}</Preview>
         <Container style={{ maxWidth: "560px", width: "100%", margin: "0 auto" }}>
           <Section style={{ padding: "0 4px 16px" }}>
             <Link href={origin} style={{ color: emailColours.brand700, fontSize: "20px", fontWeight: 700, textDecoration: "none" }}>
@@ -87,15 +88,29 @@ export function EmailLayout({ preview, heading, origin, children }: EmailLayoutP
   );
 }
 
-/** One "label: value" line of an order summary; the value may wrap (long titles, addresses). */
-export function DetailRow({ label, children }: { label: string; children: ReactNode }) {
+/**
+ * One "label: value" line of an order summary; the value may wrap (long titles, addresses).
+ * Values are bold to stand out from their labels, except `plain` ones (an address of five bold
+ * lines reads as shouting).
+ */
+export function DetailRow({ label, plain = false, children }: { label: string; plain?: boolean; children: ReactNode }) {
   return (
     <Row style={{ borderBottom: `1px solid ${emailColours.border}` }}>
-      <Column style={{ width: "40%", padding: "10px 8px 10px 0", verticalAlign: "top", fontSize: "14px", color: emailColours.muted }}>
+      <Column
+        style={{ width: "36%", padding: "10px 8px 10px 0", verticalAlign: "top", fontSize: "14px", lineHeight: "20px", color: emailColours.muted }}
+      >
         {label}
       </Column>
       <Column
-        style={{ padding: "10px 0", verticalAlign: "top", fontSize: "14px", fontWeight: 600, color: emailColours.text, wordBreak: "break-word" }}
+        style={{
+          padding: "10px 0",
+          verticalAlign: "top",
+          fontSize: "14px",
+          lineHeight: "20px",
+          fontWeight: plain ? 400 : 600,
+          color: emailColours.text,
+          wordBreak: "break-word",
+        }}
       >
         {children}
       </Column>

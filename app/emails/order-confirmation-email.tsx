@@ -5,7 +5,7 @@
  */
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
-import { ORDER_EMAIL_TEXT as T } from "~/lib/constants";
+import { LABELS, ORDER_EMAIL_TEXT as T } from "~/lib/constants";
 import { DetailRow, EmailButton, EmailLayout, emailText } from "./email-layout";
 
 export interface OrderConfirmationEmailProps {
@@ -35,7 +35,7 @@ export function OrderConfirmationEmail(props: OrderConfirmationEmailProps) {
         <DetailRow label={T.quantity}>{props.quantity}</DetailRow>
         <DetailRow label={T.total}>{props.total}</DetailRow>
         <DetailRow label={T.estimatedDelivery}>{props.estimatedDelivery}</DetailRow>
-        <DetailRow label={T.deliveryAddress}>
+        <DetailRow label={T.deliveryAddress} plain>
           {props.addressLines.map((line, index) => (
             <span key={index}>
               {index > 0 && <br />}
@@ -46,7 +46,7 @@ export function OrderConfirmationEmail(props: OrderConfirmationEmailProps) {
       </Section>
       <Text style={emailText.body}>{T.trackIntro}</Text>
       <Section style={{ margin: "0 0 24px" }}>
-        <EmailButton href={props.trackingUrl}>{T.trackOrder}</EmailButton>
+        <EmailButton href={props.trackingUrl}>{LABELS.trackYourOrder}</EmailButton>
       </Section>
       <Text style={{ ...emailText.body, margin: 0 }}>{T.confirmationOutro}</Text>
     </EmailLayout>
@@ -74,6 +74,8 @@ export function orderConfirmationText(props: OrderConfirmationEmailProps): strin
     T.confirmationOutro,
     "",
     T.questions,
+    "",
     T.signOff,
+    "",
   ].join("\n");
 }

@@ -4,7 +4,7 @@
  */
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
-import { ORDER_EMAIL_TEXT as T } from "~/lib/constants";
+import { LABELS, ORDER_EMAIL_TEXT as T } from "~/lib/constants";
 import { DetailRow, EmailButton, EmailLayout, emailText } from "./email-layout";
 
 export interface OrderShippedEmailProps {
@@ -21,7 +21,7 @@ export function OrderShippedEmail(props: OrderShippedEmailProps) {
   return (
     <EmailLayout preview={T.shippedPreview(props.bookTitle)} heading={T.shippedHeading} origin={props.origin}>
       <Text style={emailText.body}>{T.greeting(props.firstName)}</Text>
-      <Text style={emailText.body}>{T.shippedIntro(props.bookTitle)}</Text>
+      <Text style={emailText.body}>{T.shippedIntro}</Text>
       <Section style={{ margin: "8px 0 24px" }}>
         <DetailRow label={T.orderNumber}>{props.orderNumber}</DetailRow>
         <DetailRow label={T.bookTitle}>{props.bookTitle}</DetailRow>
@@ -29,7 +29,7 @@ export function OrderShippedEmail(props: OrderShippedEmailProps) {
       </Section>
       <Text style={emailText.body}>{T.shippedOutro}</Text>
       <Section style={{ margin: 0 }}>
-        <EmailButton href={props.trackingUrl}>{T.trackOrder}</EmailButton>
+        <EmailButton href={props.trackingUrl}>{LABELS.trackYourOrder}</EmailButton>
       </Section>
     </EmailLayout>
   );
@@ -39,16 +39,18 @@ export function orderShippedText(props: OrderShippedEmailProps): string {
   return [
     T.greeting(props.firstName),
     "",
-    T.shippedIntro(props.bookTitle),
+    T.shippedIntro,
     "",
     `${T.orderNumber}: ${props.orderNumber}`,
     `${T.bookTitle}: ${props.bookTitle}`,
     ...(props.trackingNumber ? [`${T.trackingNumber}: ${props.trackingNumber}`] : []),
     "",
     T.shippedOutro,
-    `${T.trackOrder}: ${props.trackingUrl}`,
+    `${LABELS.trackYourOrder}: ${props.trackingUrl}`,
     "",
     T.questions,
+    "",
     T.signOff,
+    "",
   ].join("\n");
 }

@@ -558,7 +558,7 @@ export const LOCAL_SHOP_ORIGIN = "http://localhost:8787";
 
 export const ORDER_EMAIL_TEXT = {
   confirmationSubject: (orderNumber: string) => `Your ${SHOP_NAME} order ${orderNumber} is confirmed`,
-  confirmationPreview: (title: string) => `Thank you for your order. "${title}" is on its way to the printer.`,
+  confirmationPreview: (title: string) => `Thank you for your order. “${title}” is on its way to the printer.`,
   confirmationHeading: "Thank you for your order!",
   greeting: (firstName: string) => `Hello ${firstName},`,
   confirmationIntro:
@@ -570,13 +570,12 @@ export const ORDER_EMAIL_TEXT = {
   total: "Total paid",
   estimatedDelivery: "Estimated delivery",
   deliveryAddress: "Delivery address",
-  trackOrder: "Track your order",
   trackIntro: "You can follow your order at any time on its tracking page:",
   confirmationOutro: "We will email you again with a tracking number as soon as your book has been posted.",
   shippedSubject: (orderNumber: string) => `Your ${SHOP_NAME} order ${orderNumber} has been posted`,
-  shippedPreview: (title: string) => `"${title}" is on its way to you.`,
+  shippedPreview: (title: string) => `“${title}” is on its way to you.`,
   shippedHeading: "Your book is on its way!",
-  shippedIntro: (title: string) => `Good news: "${title}" has been printed and posted.`,
+  shippedIntro: "Good news: your coloring book has been printed and posted.",
   trackingNumber: "Tracking number",
   shippedOutro: "Use the tracking number with the delivery service, or follow your order on its tracking page.",
   questions: `Questions about your order? Write to us at ${CONTACT_EMAIL} and quote your order number.`,
