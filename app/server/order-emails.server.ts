@@ -38,7 +38,11 @@ import { emailProviderFor, type EmailProvider } from "./email-provider.server";
 import { isLocalEnvironment, type Env } from "./env.server";
 
 export interface OrderEmailOptions {
-  /** The Worker's `ctx.waitUntil`: the first try then runs after the response is sent. */
+  /**
+   * The Worker's waitUntil, e.g. `(promise) => context.cloudflare.ctx.waitUntil(promise)`: the
+   * first try then runs after the response is sent. Without it the caller waits for the try
+   * (at most ORDER_EMAIL_SEND_TIMEOUT_MS).
+   */
   waitUntil?: (promise: Promise<unknown>) => void;
   /** The origin of the request behind the email; PUBLIC_ORIGIN wins when it is set. */
   origin?: string;
@@ -185,7 +189,7 @@ async function deliverOrderEmail(db: Database, provider: EmailProvider, emailId:
 }
 
 /** Resend sends an email once per key (for 24 hours): one key per email, whatever the try. */
-export function idempotencyKeyOf(email: Pick<OrderEmail, "orderId" | "kind">): string {
+function idempotencyKeyOf(email: Pick<OrderEmail, "orderId" | "kind">): string {
   return `order-${email.orderId}-${email.kind}`;
 }
 
