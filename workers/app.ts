@@ -6,6 +6,7 @@
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "@remix-run/dev/server-build";
 import { cleanUpFreePreviews } from "~/server/cleanup.server";
+import { deliverDueEmails } from "~/server/order-emails.server";
 import { applyRetention, RETENTION_CRON } from "~/server/retention.server";
 import { isLocalEnvironment, type Env } from "~/server/env.server";
 import { API_MESSAGES } from "~/lib/constants";
@@ -42,7 +43,7 @@ export default {
     return response;
   },
 
-  /** Cron Trigger (wrangler.toml [triggers]): free-preview uploads older than 24 hours go. */
+  /** Cron Trigger (wrangler.toml [triggers]): free-preview uploads older than 24 hours go; order emails are retried. */
   async scheduled(controller: ScheduledController, env: Env): Promise<void> {
     const now = new Date(controller.scheduledTime);
     if (controller.cron === RETENTION_CRON) {
@@ -51,5 +52,7 @@ export default {
     }
     const report = await cleanUpFreePreviews(env, now);
     console.log(`free-preview cleanup (${controller.cron})`, JSON.stringify(report));
+    // Order emails whose send failed are retried here, and missing ones recorded.
+    console.log(`order emails (${controller.cron})`, JSON.stringify(await deliverDueEmails(env, now)));
   },
 } satisfies ExportedHandler<Env>;

@@ -532,3 +532,53 @@ export const ORDER_TRACKING_TEXT = {
   notFound: "We could not find an order with that number and email address.",
   invalidEmail: "Please enter the email address you ordered with.",
 } as const;
+
+// Order emails (issue 10 item 3; app/emails, app/server/order-emails.server.ts)
+/** A failed send is tried this many times in all (the first try included), then marked failed. */
+export const ORDER_EMAIL_MAX_ATTEMPTS = 8;
+/**
+ * The wait after the nth failed try is this times 2^(n-1): 1, 2, 4 ... 64 minutes. The hourly
+ * Cron Trigger is what retries, so in practice tries are about an hour apart, and all eight fit
+ * well inside the 24 hours Resend honours an Idempotency-Key (a retry never sends twice).
+ */
+export const ORDER_EMAIL_RETRY_BASE_SECONDS = 60;
+/** A try claims its email this long (`next_attempt_at`), so the cron never sends it alongside. */
+export const ORDER_EMAIL_CLAIM_SECONDS = 5 * 60;
+/** A send that has not answered by then is a failed try (and retried under the same key). */
+export const ORDER_EMAIL_SEND_TIMEOUT_MS = 10_000;
+/** Emails one cron run sends at most (each is one subrequest). */
+export const ORDER_EMAIL_BATCH_SIZE = 40;
+/**
+ * The cron records a missing email only for orders paid (or shipped) this recently: enough to
+ * catch a recording that failed, without mailing customers about orders from before emails existed.
+ */
+export const ORDER_EMAIL_REPAIR_WINDOW_DAYS = 3;
+/** Where an email's links point when PUBLIC_ORIGIN is not set and no request says (`npm run dev`). */
+export const LOCAL_SHOP_ORIGIN = "http://localhost:8787";
+
+export const ORDER_EMAIL_TEXT = {
+  confirmationSubject: (orderNumber: string) => `Your ${SHOP_NAME} order ${orderNumber} is confirmed`,
+  confirmationPreview: (title: string) => `Thank you for your order. “${title}” is on its way to the printer.`,
+  confirmationHeading: "Thank you for your order!",
+  greeting: (firstName: string) => `Hello ${firstName},`,
+  confirmationIntro:
+    "We have received your payment and your coloring book is now being prepared for printing. Here are your order details.",
+  orderNumber: "Order number",
+  bookTitle: "Book title",
+  pages: "Pages",
+  quantity: "Quantity",
+  total: "Total paid",
+  estimatedDelivery: "Estimated delivery",
+  deliveryAddress: "Delivery address",
+  trackIntro: "You can follow your order at any time on its tracking page:",
+  confirmationOutro: "We will email you again with a tracking number as soon as your book has been posted.",
+  shippedSubject: (orderNumber: string) => `Your ${SHOP_NAME} order ${orderNumber} has been posted`,
+  shippedPreview: (title: string) => `“${title}” is on its way to you.`,
+  shippedHeading: "Your book is on its way!",
+  shippedIntro: "Good news: your coloring book has been printed and posted.",
+  trackingNumber: "Tracking number",
+  shippedOutro: "Use the tracking number with the delivery service, or follow your order on its tracking page.",
+  questions: `Questions about your order? Write to us at ${CONTACT_EMAIL} and quote your order number.`,
+  signOff: `With love, the ${SHOP_NAME} team`,
+  footer: (origin: string) => `${SHOP_NAME}, ${SHOP_TAGLINE}. ${origin}`,
+} as const;

@@ -33,6 +33,19 @@ export interface Env {
    * dev`, the browser tests and `npm run load`, every visitor is one address (127.0.0.1).
    */
   DAILY_LIMIT_PER_ADDRESS?: string;
+  /**
+   * Order emails (app/server/order-emails.server.ts) are sent through Resend when this secret is
+   * set together with EMAIL_FROM; without them they stay in the local outbox that /admin shows.
+   */
+  RESEND_API_KEY?: string;
+  /** The sender, e.g. `Coloring Book Shop <orders@shop.example>` (a domain verified at Resend). */
+  EMAIL_FROM?: string;
+  /**
+   * The shop's public address (`https://shop.example`), for links in emails: they are written
+   * outside any request (payment webhook, cron), so they cannot take the request's origin.
+   * Needed in production; locally it falls back to LOCAL_SHOP_ORIGIN.
+   */
+  PUBLIC_ORIGIN?: string;
 }
 
 export function isLocalEnvironment(env: Pick<Env, "APP_ENV">): boolean {
