@@ -26,6 +26,8 @@ run("npx", [
   "--var", "LOCAL_TEST_CHECKOUT:on",
   // One developer is every visitor: the free preview's per-address daily cap would stop them.
   "--var", "PREVIEW_DAILY_LIMIT_PER_ADDRESS:1000",
+  // The orders desk's local sign-in (/admin/sign-in); production uses Cloudflare Access.
+  "--var", `ADMIN_LOCAL_PASSWORD:${process.env.ADMIN_LOCAL_PASSWORD || "local-desk"}`,
   "--persist-to", ".wrangler/state",
   "--show-interactive-dev-session=false",
 ]);
