@@ -549,6 +549,13 @@ export const ADMIN_ORDER_STATUS_LABELS = {
   shipped: "Shipped",
   refunded: "Refunded",
 } as const;
+/** An order email's delivery state (order_emails.status) in the desk's words. */
+export const ADMIN_EMAIL_STATUS_LABELS = {
+  pending: "Waiting to send",
+  sent: "Sent",
+  outbox: "Kept in outbox (no email provider set)",
+  failed: "Failed",
+} as const;
 export const ADMIN_TEXT = {
   title: "Orders desk",
   intro: "Paid orders, newest first. Send each book's PDF to the printer, then mark it shipped with the carrier's tracking number.",

@@ -8,6 +8,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { withZod } from "@remix-validated-form/with-zod";
 import { useEffect } from "react";
 import { ValidatedForm, useField, useIsSubmitting, validationError } from "remix-validated-form";
+import { EmailStatusBadge } from "~/components/admin-email-status";
 import { buttonStyles } from "~/components/button-styles";
 import { useToast } from "~/components/toast";
 import { deskActionSchema, shipOrderSchema } from "~/lib/admin-schemas";
@@ -255,7 +256,7 @@ function SimpleAction({ order, intent, label, subtle }: { order: DeskOrder; inte
         name="intent"
         value={intent}
         disabled={busy}
-        className={subtle ? `${buttonStyles.subtle} text-red-700 hover:bg-red-50` : `${buttonStyles.primary} px-3 py-1.5`}
+        className={subtle ? `${buttonStyles.subtle} -ml-3 text-red-700 hover:bg-red-50` : `${buttonStyles.primary} px-3 py-1.5`}
       >
         {label}
       </button>
@@ -332,7 +333,7 @@ function Outbox({ emails }: { emails: OutboxEntry[] }) {
                 <Link to={`/admin/emails/${email.id}`} className="min-w-0 break-words font-medium text-brand-700 hover:underline">
                   {email.subject}
                 </Link>
-                <span className="rounded-full bg-gray-100 px-2.5 py-0.5 text-xs font-semibold text-gray-800">{email.status}</span>
+                <EmailStatusBadge status={email.status} />
               </div>
               <p className="mt-1 break-words text-sm text-gray-600">
                 {EMAIL_KIND_LABELS[email.kind] ?? email.kind} · to {email.to} · order <span className="font-mono">{email.orderNumber}</span>

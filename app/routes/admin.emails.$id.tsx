@@ -4,6 +4,7 @@
  */
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { EmailStatusBadge } from "~/components/admin-email-status";
 import { ArrowLeftIcon } from "~/components/icons";
 import { ADMIN_TEXT, SHOP_NAME } from "~/lib/constants";
 import { adminNotFound, requireAdmin } from "~/server/admin-access.server";
@@ -38,7 +39,7 @@ export default function OrderEmailView() {
         <dd className="font-mono text-gray-900">{email.orderNumber}</dd>
         <dt className="text-gray-500">Status</dt>
         <dd className="text-gray-900">
-          {email.status} · {email.attempts} {email.attempts === 1 ? "attempt" : "attempts"}
+          <EmailStatusBadge status={email.status} /> · {email.attempts} {email.attempts === 1 ? "attempt" : "attempts"}
         </dd>
         {email.lastError ? (
           <>
@@ -47,7 +48,7 @@ export default function OrderEmailView() {
           </>
         ) : null}
       </dl>
-      <h2 className="mt-8 text-lg font-semibold text-gray-900">As sent (HTML)</h2>
+      <h2 className="mt-8 text-lg font-semibold text-gray-900">HTML version</h2>
       {/* sandbox="" : the email's markup cannot run script or reach this page. */}
       <iframe
         title={`Email: ${email.subject}`}
