@@ -87,6 +87,7 @@ describe("fulfilment", () => {
     await admin.getByLabel("Password").fill("not the password");
     await admin.getByRole("button", { name: "Sign in" }).click();
     await admin.getByText("That password is not right.").waitFor();
+    await deskScreenshots(admin, "00-sign-in-refused");
     await admin.getByLabel("Password").fill(inject("adminPassword"));
     await admin.getByRole("button", { name: "Sign in" }).click();
     await admin.waitForURL((url) => url.pathname === "/admin");
