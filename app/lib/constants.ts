@@ -592,6 +592,7 @@ export const ADMIN_TEXT = {
   shippedEmailFailed: "Marked shipped, but the shipped email could not be recorded: see the log.",
   alreadyShippedSame: "This order was already marked shipped with that tracking number.",
   markedRefunded: "Marked refunded.",
+  confirmRefund: "Mark this order refunded? Refund the payment in the Stripe Dashboard first. This cannot be undone here.",
   alreadyRefunded: "This order was already marked refunded.",
   unknownAction: "That action does not exist.",
 } as const;

@@ -249,7 +249,14 @@ function SimpleAction({ order, intent, label, subtle }: { order: DeskOrder; inte
     navigation.formData?.get("orderNumber") === order.orderNumber &&
     navigation.formData?.get("intent") === intent;
   return (
-    <Form method="post" className="inline">
+    <Form
+      method="post"
+      className="inline"
+      onSubmit={(event) => {
+        // The one move the desk cannot take back: ask first.
+        if (intent === "refund" && !window.confirm(ADMIN_TEXT.confirmRefund)) event.preventDefault();
+      }}
+    >
       <input type="hidden" name="orderNumber" value={order.orderNumber} />
       <button
         type="submit"
