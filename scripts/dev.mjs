@@ -27,6 +27,8 @@ run("npx", [
   // One developer (and `npm run load`'s 50 visitors) is every visitor: 127.0.0.1. The per-address
   // daily caps would stop them; the per-session caps and the burst limits stay.
   "--var", "DAILY_LIMIT_PER_ADDRESS:100000",
+  // The orders desk's local sign-in (/admin/sign-in); production uses Cloudflare Access.
+  "--var", `ADMIN_LOCAL_PASSWORD:${process.env.ADMIN_LOCAL_PASSWORD || "local-desk"}`,
   "--persist-to", ".wrangler/state",
   "--show-interactive-dev-session=false",
 ]);

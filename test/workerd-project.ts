@@ -34,6 +34,8 @@ export function workerdProject({ name, wranglerConfig, workers, testTimeout }: W
             LOCAL_TEST_CHECKOUT: "on",
             // Verifies webhooks only; with no STRIPE_SECRET_KEY the local test checkout stays the provider.
             STRIPE_WEBHOOK_SECRET: "whsec_test_only_secret",
+            // The orders desk's local sign-in (/admin/sign-in), which exists only in dev and tests.
+            ADMIN_LOCAL_PASSWORD: "test-desk-password",
             TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
           },
           ...(workers ? { workers } : {}),

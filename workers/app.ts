@@ -5,6 +5,7 @@
  */
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "@remix-run/dev/server-build";
+import { gateAdminRequest } from "~/server/admin-access.server";
 import { cleanUpFreePreviews } from "~/server/cleanup.server";
 import { deliverDueEmails } from "~/server/order-emails.server";
 import { applyRetention, RETENTION_CRON } from "~/server/retention.server";
@@ -35,8 +36,10 @@ export default {
       throw error;
     }
     const cspNonce = newCspNonce();
+    // Strangers get the ordinary 404 page on every /admin URL (app/server/admin-access.server.ts).
+    const routed = await gateAdminRequest(request, env);
     const response = withSecurityHeaders(
-      await handleRemixRequest(request, { cloudflare: { env, ctx }, sessionId: visitor.sessionId, cspNonce }),
+      await handleRemixRequest(routed, { cloudflare: { env, ctx }, sessionId: visitor.sessionId, cspNonce }),
       { nonce: cspNonce, local: isLocalEnvironment(env) },
     );
     if (visitor.setCookie) response.headers.append("Set-Cookie", visitor.setCookie);

@@ -582,3 +582,72 @@ export const ORDER_EMAIL_TEXT = {
   signOff: `With love, the ${SHOP_NAME} team`,
   footer: (origin: string) => `${SHOP_NAME}, ${SHOP_TAGLINE}. ${origin}`,
 } as const;
+
+// Orders desk (/admin)
+/** How long a local (dev/test) admin sign-in lasts; production relies on Cloudflare Access. */
+export const ADMIN_SESSION_MINUTES = 120;
+export const ADMIN_ORDERS_PAGE_SIZE = 25;
+/** The newest order emails the desk's outbox lists. */
+export const ADMIN_OUTBOX_LIMIT = 50;
+/** Carriers' numbers are 8-30 characters; this leaves room without inviting essays. */
+export const MAX_TRACKING_NUMBER_LENGTH = 40;
+/** The one status the desk shows for an order, derived from its fulfilment columns. */
+export const ADMIN_ORDER_STATUS_LABELS = {
+  paid: "Paid",
+  "pdf-ready": "PDF ready",
+  "sent-to-print": "Sent to print",
+  shipped: "Shipped",
+  refunded: "Refunded",
+} as const;
+/** An order email's delivery state (order_emails.status) in the desk's words. */
+export const ADMIN_EMAIL_STATUS_LABELS = {
+  pending: "Waiting to send",
+  sent: "Sent",
+  outbox: "Kept in outbox (no email provider set)",
+  failed: "Failed",
+} as const;
+export const ADMIN_TEXT = {
+  title: "Orders desk",
+  intro: "Paid orders, newest first. Send each book's PDF to the printer, then mark it shipped with the carrier's tracking number.",
+  refundNote:
+    "Mark refunded only records the refund here: refund the payment in the Stripe Dashboard by hand first. Nothing is sent to Stripe from this page.",
+  noOrders: "No paid orders yet.",
+  outboxTitle: "Order emails",
+  outboxIntro: "Every confirmation and shipped email, newest first, with its delivery state.",
+  noEmails: "No order emails yet.",
+  pdfPending: "PDF being made",
+  markSentToPrint: "Mark sent to print",
+  markShipped: "Mark shipped",
+  markRefunded: "Mark refunded",
+  trackingNumber: "Tracking number",
+  signInTitle: "Orders desk sign-in",
+  signInIntro: "Local sign-in for development and tests. In production Cloudflare Access signs you in.",
+  password: "Password",
+  signIn: "Sign in",
+  signOut: "Sign out",
+  wrongPassword: "That password is not right.",
+  passwordRequired: "Enter the desk password.",
+  trackingRequired: "Enter the carrier's tracking number.",
+  trackingTooLong: `A tracking number has at most ${MAX_TRACKING_NUMBER_LENGTH} characters.`,
+  trackingInvalid: "Use only letters, digits, spaces and dashes.",
+  unknownOrder: "There is no such order.",
+  notPaid: "This order is not paid: it cannot be printed or shipped.",
+  refunded: "This order was refunded: it cannot be printed or shipped.",
+  pdfNotReady: "The print PDF is not ready yet. Wait until it is made.",
+  alreadyShipped: "This order has already shipped.",
+  shippedWithOtherNumber: "This order already shipped with another tracking number:",
+  sentToPrint: "Marked sent to print.",
+  alreadySentToPrint: "This order was already sent to print.",
+  shipped: "Marked shipped. The customer's shipped email is in the outbox.",
+  shippedEmailFailed: "Marked shipped, but the shipped email could not be recorded: see the log.",
+  alreadyShippedSame: "This order was already marked shipped with that tracking number.",
+  markedRefunded: "Marked refunded.",
+  confirmRefund: "Mark this order refunded? Refund the payment in the Stripe Dashboard first. This cannot be undone here.",
+  alreadyRefunded: "This order was already marked refunded.",
+  unknownAction: "That action does not exist.",
+} as const;
+/** What /orders/{number} adds once the book has shipped. */
+export const ORDER_TRACKING_SHIPPED_TEXT = {
+  trackingNumber: "Tracking number",
+  shippedOn: "Shipped on",
+} as const;

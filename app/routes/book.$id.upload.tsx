@@ -107,9 +107,11 @@ export default function UploadPage() {
         step="upload"
         actions={
           <>
-            <button type="button" className={buttonStyles.subtle}>
+            {/* SPEC's header button: the orders desk (404 for anyone not admitted). A document load,
+                so Cloudflare Access can send an admin through its sign-in first. */}
+            <Link to="/admin" reloadDocument className={buttonStyles.subtle}>
               {LABELS.admin}
-            </button>
+            </Link>
             <button type="button" className={`${buttonStyles.secondary} px-3 py-1.5`}>
               {LABELS.connectWallet}
             </button>

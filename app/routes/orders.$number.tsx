@@ -9,7 +9,7 @@ import { z } from "zod";
 import { buttonStyles } from "~/components/button-styles";
 import { CheckIcon } from "~/components/icons";
 import { Spinner } from "~/components/spinner";
-import { ORDER_TRACKING_TEXT, SHOP_NAME } from "~/lib/constants";
+import { ORDER_TRACKING_SHIPPED_TEXT, ORDER_TRACKING_TEXT, SHOP_NAME } from "~/lib/constants";
 import { formatMoney } from "~/lib/format";
 import { database } from "~/server/db.server";
 import { trackOrderByEmail, trackOwnOrder, type TrackedOrder } from "~/server/order-tracking.server";
@@ -112,6 +112,20 @@ function TrackedOrderView({ order }: { order: TrackedOrder }) {
           </li>
         ))}
       </ol>
+      {order.shipment ? (
+        <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg bg-green-50 p-3 text-sm text-gray-800">
+          <dt>{ORDER_TRACKING_SHIPPED_TEXT.trackingNumber}</dt>
+          <dd data-testid="tracking-number" className="break-all font-mono font-semibold">
+            {order.shipment.trackingNumber}
+          </dd>
+          {order.shipment.shippedOn ? (
+            <>
+              <dt>{ORDER_TRACKING_SHIPPED_TEXT.shippedOn}</dt>
+              <dd>{order.shipment.shippedOn}</dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
       <p className="mt-6 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
         Estimated delivery: <span className="font-semibold">{order.estimatedDelivery}</span>
       </p>

@@ -46,6 +46,19 @@ export interface Env {
    * Needed in production; locally it falls back to LOCAL_SHOP_ORIGIN.
    */
   PUBLIC_ORIGIN?: string;
+  /**
+   * The orders desk (/admin) sits behind Cloudflare Access in production. ACCESS_TEAM_DOMAIN is
+   * the Zero Trust team domain ("yourshop.cloudflareaccess.com"): its certs verify the
+   * Cf-Access-Jwt-Assertion header and it is the token's issuer. Unset, nobody reaches /admin.
+   */
+  ACCESS_TEAM_DOMAIN?: string;
+  /** The Access application's audience (AUD) tag: a token for another application is refused. */
+  ACCESS_AUD?: string;
+  /**
+   * The password of /admin/sign-in, which exists only in development and tests (set by
+   * `npm run dev` and the tests); in production it is ignored and the page answers 404.
+   */
+  ADMIN_LOCAL_PASSWORD?: string;
 }
 
 export function isLocalEnvironment(env: Pick<Env, "APP_ENV">): boolean {

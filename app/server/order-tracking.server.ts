@@ -18,6 +18,8 @@ export interface TrackedOrder {
   pages: number;
   steps: { id: "paid" | "printing" | "shipped"; label: string; done: boolean; detail: string | null }[];
   estimatedDelivery: string;
+  /** Set once the desk marks the order shipped (/admin). */
+  shipment: { trackingNumber: string; shippedOn: string | null } | null;
 }
 
 const ORDER_NUMBER_PATTERN = /^CB-\d{8}-[2-9A-HJ-NP-Z]{5}$/;
@@ -59,9 +61,13 @@ function trackedOrder(order: Order, bookTitle: string): TrackedOrder {
     steps: [
       { id: "paid", label: "Paid", done: true, detail: order.paidAt ? formatDay(order.paidAt) : null },
       { id: "printing", label: "Being printed", done: printing, detail: null },
-      { id: "shipped", label: "Shipped", done: shipped, detail: null },
+      { id: "shipped", label: "Shipped", done: shipped, detail: shipped && order.shippedAt ? formatDay(order.shippedAt) : null },
     ],
     estimatedDelivery: order.estimatedDelivery ?? DELIVERY_RANGE_TEXT,
+    shipment:
+      shipped && order.trackingNumber
+        ? { trackingNumber: order.trackingNumber, shippedOn: order.shippedAt ? formatDay(order.shippedAt) : null }
+        : null,
   };
 }
 

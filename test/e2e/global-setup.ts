@@ -13,12 +13,15 @@ import type { TestProject } from "vitest/node";
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The orders desk's local sign-in password in this wrangler dev. */
+    adminPassword: string;
   }
 }
 
 const root = path.resolve(import.meta.dirname, "../..");
 const STARTUP_TIMEOUT_MS = 150_000;
 const STOP_GRACE_MS = 5_000;
+const ADMIN_PASSWORD = "e2e-desk-password";
 
 const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1" };
 
@@ -111,6 +114,7 @@ export default async function setup(project: TestProject) {
       // Every test is a new visitor, but all of them come from 127.0.0.1: the free preview's
       // per-address daily cap (app/server/preview-limits.server.ts) is raised for them.
       "--var", "DAILY_LIMIT_PER_ADDRESS:1000",
+      "--var", `ADMIN_LOCAL_PASSWORD:${ADMIN_PASSWORD}`,
       "--persist-to", persistDir,
       "--show-interactive-dev-session=false",
     ],
@@ -128,6 +132,7 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide("baseUrl", baseUrl);
+  project.provide("adminPassword", ADMIN_PASSWORD);
 
   return async () => {
     await stopGroup(child);

@@ -354,7 +354,7 @@ describe("site header and footer", () => {
     await page.getByLabel("Book title").fill("Header check");
     await page.getByRole("button", { name: "Continue to Upload Images" }).click();
     await page.waitForURL(/\/book\/\d+\/upload$/);
-    await page.getByRole("button", { name: "Admin" }).waitFor();
+    await page.getByRole("link", { name: "Admin" }).waitFor();
     expect(await page.getByRole("navigation", { name: "Main", exact: true }).count()).toBe(0);
 
     const response = await page.goto("/book/999999/upload");

@@ -1,0 +1,32 @@
+/**
+ * The orders desk's forms (/admin): one zod schema per form, used by remix-validated-form in the
+ * browser and by the route's action on the server.
+ */
+import { z } from "zod";
+import { ADMIN_TEXT, MAX_TRACKING_NUMBER_LENGTH } from "./constants";
+
+const orderNumber = z.string().trim().min(1, ADMIN_TEXT.unknownOrder).max(32, ADMIN_TEXT.unknownOrder);
+
+export const shipOrderSchema = z.object({
+  intent: z.literal("ship"),
+  orderNumber,
+  trackingNumber: z
+    .string({ required_error: ADMIN_TEXT.trackingRequired })
+    .trim()
+    .min(1, ADMIN_TEXT.trackingRequired)
+    .max(MAX_TRACKING_NUMBER_LENGTH, ADMIN_TEXT.trackingTooLong)
+    // Shown to customers and put in an email: nothing that could be markup or a link.
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, ADMIN_TEXT.trackingInvalid),
+});
+
+/** Every action of the desk; the two without input beyond the order are plain buttons. */
+export const deskActionSchema = z.discriminatedUnion("intent", [
+  shipOrderSchema,
+  z.object({ intent: z.literal("send-to-print"), orderNumber }),
+  z.object({ intent: z.literal("refund"), orderNumber }),
+]);
+export type DeskAction = z.infer<typeof deskActionSchema>;
+
+export const adminSignInSchema = z.object({
+  password: z.string({ required_error: ADMIN_TEXT.passwordRequired }).min(1, ADMIN_TEXT.passwordRequired).max(200),
+});
