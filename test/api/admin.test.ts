@@ -334,7 +334,7 @@ describe("the desk's moves", () => {
     expect(tracking).toContain("JD014600003828");
     // And the outbox lists both emails; one opens.
     const desk = await (await admin.fetch("/admin")).text();
-    expect(desk).toContain(`Order ${orderNumber} shipped`);
+    expect(desk).toContain(`order ${orderNumber} has been posted`); // the shipped email's subject
     const shippedId = await env.DB.prepare("SELECT id FROM order_emails WHERE order_id = ? AND kind = 'order-shipped'").bind(orderId).first<number>("id");
     const email = await admin.fetch(`/admin/emails/${shippedId}`);
     expect(email.status).toBe(200);
