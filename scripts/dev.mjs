@@ -29,6 +29,8 @@ run("npx", [
   "--var", "DAILY_LIMIT_PER_ADDRESS:100000",
   // The orders desk's local sign-in (/admin/sign-in); production uses Cloudflare Access.
   "--var", `ADMIN_LOCAL_PASSWORD:${process.env.ADMIN_LOCAL_PASSWORD || "local-desk"}`,
+  // Order emails (kept in the outbox /admin shows) link to the tracking page on this server.
+  "--var", `PUBLIC_ORIGIN:http://localhost:${port}`,
   "--persist-to", ".wrangler/state",
   "--show-interactive-dev-session=false",
 ]);

@@ -115,6 +115,8 @@ export default async function setup(project: TestProject) {
       // per-address daily cap (app/server/preview-limits.server.ts) is raised for them.
       "--var", "DAILY_LIMIT_PER_ADDRESS:1000",
       "--var", `ADMIN_LOCAL_PASSWORD:${ADMIN_PASSWORD}`,
+      // Order emails link to the tracking page on this server.
+      "--var", `PUBLIC_ORIGIN:${baseUrl}`,
       "--persist-to", persistDir,
       "--show-interactive-dev-session=false",
     ],
