@@ -547,7 +547,7 @@ export const DETAIL_LEVEL_MESSAGES = {
   pageLevelLabel: (pageNumber: number) => `Detail level for page ${pageNumber}`,
   redrawing: (level: DetailLevel) => `Redrawing at ${DETAIL_LEVEL_TEXT[level].label}…`,
   pagesRedrawing: (count: number) => (count === 1 ? "1 page is being redrawn." : `${count} pages are being redrawn.`),
-  nothingToRedraw: "Every page already has this level.",
+  nothingToRedraw: "No page needs redrawing at this level.",
   changeFailed: "We could not change the detail level. Please try again.",
   invalidLevel: "Please choose Simple, Standard or Detailed.",
   tryAgain: "Try again",

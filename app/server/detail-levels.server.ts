@@ -148,3 +148,9 @@ export async function retryFailedImage(env: Env, db: Database, image: OwnedImage
   await sendSketchJobs(env, db, [{ id: picked.id, detail: picked.detail }]);
   return picked;
 }
+
+/** What the preview page needs beyond loadVisitorBook: the book's level, and whether it can change. */
+export async function bookDetailSettings(db: Database, bookId: number): Promise<{ detailLevel: DetailLevel; editable: boolean }> {
+  const [book] = await db.select({ detailLevel: books.detailLevel, status: books.status }).from(books).where(eq(books.id, bookId));
+  return { detailLevel: book.detailLevel, editable: book.status !== "ordered" };
+}
