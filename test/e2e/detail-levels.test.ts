@@ -5,6 +5,7 @@
  * to Detailed. A photo that cannot be read fails with its reason and can be tried again.
  * Screenshots (1280 and 375 px wide) go to test-results/e2e/detail-*.png.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -13,16 +14,9 @@ import { FIVE_PHOTOS, launchChromium, newVisitor, screenshotPath, waitForToast }
 
 const SKETCH_TIMEOUT_MS = 180_000;
 const PHOTO_NAMES = FIVE_PHOTOS.map((file) => path.basename(file));
-/** A JPEG whose header passes the upload's checks but whose picture cannot be decoded. */
-const BROKEN_JPEG = {
-  name: "broken.jpg",
-  mimeType: "image/jpeg",
-  buffer: Buffer.concat([
-    Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]),
-    Buffer.alloc(200, 0x5a),
-    Buffer.from([0xff, 0xd9]),
-  ]),
-};
+/** Half of a real JPEG: its header passes the upload's checks, its picture ends halfway (a permanent failure). */
+const CHELSEA = readFileSync(FIVE_PHOTOS[1]);
+const BROKEN_JPEG = { name: "half-a-photo.jpg", mimeType: "image/jpeg", buffer: CHELSEA.subarray(0, Math.floor(CHELSEA.length / 2)) };
 
 let browser: Browser;
 let context: BrowserContext;
