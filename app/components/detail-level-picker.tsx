@@ -50,15 +50,16 @@ export function BookDetailPicker({ value, disabled = false, onChange }: BookDeta
         <p id="book-detail-level-intro" className="mt-1 text-sm text-gray-600">
           {DETAIL_LEVEL_MESSAGES.bookPickerIntro}
         </p>
-        <div className="mt-3 grid gap-2 sm:grid-cols-3">
+        {/* Phones: three compact choices in a row, the chosen one's explanation under them. */}
+        <div className="mt-3 grid grid-cols-3 gap-2">
           {DETAIL_LEVELS.map((level) => {
             const checked = level === value;
             const titleId = `detail-level-${level}-title`;
-          const explanationId = `detail-level-${level}-explanation`;
+            const explanationId = `detail-level-${level}-explanation`;
             return (
               <label
                 key={level}
-                className={`flex cursor-pointer items-start gap-3 rounded-lg border p-3 transition has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-60 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${
+                className={`flex cursor-pointer flex-col items-center gap-1 rounded-lg border p-2 text-center transition has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-60 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 sm:flex-row sm:items-start sm:gap-3 sm:p-3 sm:text-left ${
                   checked ? "border-brand-500 bg-brand-50 ring-1 ring-brand-500" : "border-gray-200 hover:bg-gray-50"
                 }`}
               >
@@ -69,15 +70,17 @@ export function BookDetailPicker({ value, disabled = false, onChange }: BookDeta
                   checked={checked}
                   onChange={() => onChange(level)}
                   aria-labelledby={titleId}
-                aria-describedby={explanationId}
+                  aria-describedby={explanationId}
                   className="sr-only"
                 />
                 <span className={checked ? "text-brand-700" : "text-gray-500"}>
                   <LevelGlyph level={level} />
                 </span>
                 <span className="min-w-0">
-                  <span id={titleId} className="block text-sm font-semibold text-gray-900">{DETAIL_LEVEL_TEXT[level].label}</span>
-                  <span id={explanationId} className="block text-xs text-gray-600">
+                  <span id={titleId} className="block text-sm font-semibold text-gray-900">
+                    {DETAIL_LEVEL_TEXT[level].label}
+                  </span>
+                  <span id={explanationId} className="hidden text-xs text-gray-600 sm:block">
                     {DETAIL_LEVEL_TEXT[level].explanation}
                   </span>
                 </span>
@@ -85,6 +88,9 @@ export function BookDetailPicker({ value, disabled = false, onChange }: BookDeta
             );
           })}
         </div>
+        <p aria-hidden="true" className="mt-2 text-xs text-gray-600 sm:hidden">
+          {DETAIL_LEVEL_TEXT[value].explanation}
+        </p>
       </fieldset>
     </div>
   );

@@ -155,6 +155,12 @@ export default function PreviewPage() {
     }
   }
 
+  /** The last progress counted the pages before they went back into the queue: count again. */
+  function restartProgress() {
+    setProgress(null);
+    loadProgress();
+  }
+
   function showImage(updated: ImageDto) {
     setImages((list) => list?.map((image) => (image.id === updated.id ? withPendingSelections([updated])[0] : image)) ?? list);
   }
@@ -166,7 +172,7 @@ export default function PreviewPage() {
     try {
       const updated = await change();
       showImage(updated);
-      if (isInProgress(updated)) loadProgress();
+      if (isInProgress(updated)) restartProgress();
       if (success) toast({ title: success });
     } catch (error) {
       toast({ title: BOOK_PAGE_MESSAGES.errorTitle, description: apiErrorMessage(error, failure), variant: "destructive" });
@@ -190,7 +196,7 @@ export default function PreviewPage() {
       const answer = await setBookDetailLevel(book.id, level);
       setBookLevel(answer.detailLevel);
       setImages(withPendingSelections(answer.images));
-      if (answer.redrawing > 0) loadProgress();
+      if (answer.redrawing > 0) restartProgress();
       toast({
         title: answer.redrawing > 0 ? DETAIL_LEVEL_MESSAGES.pagesRedrawing(answer.redrawing) : DETAIL_LEVEL_MESSAGES.nothingToRedraw,
       });

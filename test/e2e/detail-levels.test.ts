@@ -36,8 +36,8 @@ afterEach(async () => {
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
-async function screenshot(name: string) {
-  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+async function screenshot(name: string, fullPage = true) {
+  await page.screenshot({ path: screenshotPath(name), fullPage });
 }
 
 /** The sketch image of one photo's card. */
@@ -109,6 +109,9 @@ describe("detail levels on the preview page", () => {
     const after = await Promise.all(PHOTO_NAMES.map((name) => sketchOf(name).getAttribute("src")));
     after.forEach((src, index) => expect(src).not.toBe(before[index]));
     await screenshot("detail-03-simple");
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot("detail-03m-simple-phone-top", false);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // Page 2 alone: the others keep their Simple sketches and are not redrawn.
     await page.getByRole("combobox", { name: DETAIL_LEVEL_MESSAGES.pageLevelLabel(2) }).selectOption("detailed");
