@@ -5,9 +5,9 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BookDetailChange } from "~/lib/api-client";
-import { API_MESSAGES, DETAIL_LEVEL_MESSAGES } from "~/lib/constants";
+import { API_MESSAGES, DETAIL_LEVEL_MESSAGES, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
 import astronautUrl from "../fixtures/photos/astronaut.jpg?inline";
-import { dbRun, fakeJpeg, Visitor, type ApiError, type ImageDto } from "./helpers";
+import { dbRun, fakeJpeg, sessionIdOf, Visitor, type ApiError, type ImageDto } from "./helpers";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -213,6 +213,36 @@ describe("who may change levels", () => {
     const book = await env.DB.prepare("SELECT detail_level FROM books WHERE id = ?").bind(bookId).first<string>("detail_level");
     expect(book).toBe("standard");
     expect(await imageRow(images[0].id)).toMatchObject({ detail_level: null, processing_status: "completed" });
+    expect(await imageRow(images[1].id)).toMatchObject({ processing_status: "failed" });
+  });
+});
+
+describe("abuse limits", () => {
+  it("counts level changes and retries as processing runs: past the daily count, 429 and nothing queued", async () => {
+    const sendBatch = spyOnQueue();
+    const { visitor, bookId, images } = await bookWithDrawnPages(2);
+    await dbRun("UPDATE images SET processing_status = 'failed' WHERE id = ?", images[1].id);
+    const subject = `session:${await sessionIdOf(visitor)}`;
+    const processRuns = () =>
+      env.DB.prepare("SELECT count FROM usage_counts WHERE action = 'process' AND subject = ? AND day = ?")
+        .bind(subject, new Date().toISOString().slice(0, 10))
+        .first<number>("count");
+
+    await visitor.send("PATCH", `/api/images/${images[0].id}/detail`, { detailLevel: "simple" });
+    expect(await processRuns()).toBe(1);
+    sendBatch.mockClear();
+    await dbRun("UPDATE usage_counts SET count = ? WHERE action = 'process' AND subject = ?", SHOP_DAILY_LIMITS.process.perSession, subject);
+
+    const attempts = [
+      await visitor.send("PATCH", `/api/books/${bookId}/detail`, { detailLevel: "detailed" }),
+      await visitor.send("PATCH", `/api/images/${images[0].id}/detail`, { detailLevel: "detailed" }),
+      await visitor.fetch(`/api/images/${images[1].id}/retry`, { method: "POST" }),
+    ];
+    for (const response of attempts) {
+      expect(response.status).toBe(429);
+      expect(((await response.json()) as ApiError).message).toBe(SHOP_LIMIT_MESSAGES.daily);
+    }
+    expect(sendBatch).not.toHaveBeenCalled();
     expect(await imageRow(images[1].id)).toMatchObject({ processing_status: "failed" });
   });
 });
