@@ -1,19 +1,55 @@
 import type { ImageDto } from "~/lib/api-client";
-import { HIGH_QUALITY_SCORE, LABELS } from "~/lib/constants";
+import { DETAIL_LEVEL_MESSAGES, HIGH_QUALITY_SCORE, LABELS, type DetailLevel } from "~/lib/constants";
+import { buttonStyles } from "./button-styles";
+import { PageDetailSelect } from "./detail-level-picker";
 import { AlertIcon, CheckIcon, EyeIcon, TrashIcon } from "./icons";
 import { Spinner } from "./spinner";
 
+/**
+ * Whether a page is still being drawn. Besides pending and processing, a page whose stored sketch
+ * is at another level than the one asked for is waiting for its redraw: a level changed while the
+ * old level was being drawn lets that drawing finish first, and the next one follows.
+ */
+export function isBeingDrawn(image: ImageDto): boolean {
+  if (image.processingStatus === "pending" || image.processingStatus === "processing") return true;
+  return image.processingStatus === "completed" && image.sketchDetailLevel !== null && image.sketchDetailLevel !== image.detailLevel;
+}
+
 interface ImageCardProps {
   image: ImageDto;
+  /** Its place in the book (1-based), as the detail select names it. */
+  pageNumber: number;
+  bookDetailLevel: DetailLevel;
+  /** False once the book is ordered: levels and retries are then refused. */
+  editable: boolean;
+  /** A level change or retry of this page is on its way to the server. */
+  busy: boolean;
   onToggle: (image: ImageDto, isSelected: boolean) => void;
   onPreview: (image: ImageDto) => void;
   onRemove: (image: ImageDto) => void;
+  onDetailChange: (image: ImageDto, level: DetailLevel | null) => void;
+  onRetry: (image: ImageDto) => void;
 }
 
-/** One photo on the preview page: its sketch (or the photo while it is drawn), status, score, selection. */
-export function ImageCard({ image, onToggle, onPreview, onRemove }: ImageCardProps) {
-  const completed = image.processingStatus === "completed";
-  const inProgress = image.processingStatus === "pending" || image.processingStatus === "processing";
+/**
+ * One photo on the preview page: its sketch (or the photo while it is first drawn; the old sketch,
+ * dimmed, while it is redrawn), status, score, detail level, selection, and "Try again" if it failed.
+ */
+export function ImageCard({
+  image,
+  pageNumber,
+  bookDetailLevel,
+  editable,
+  busy,
+  onToggle,
+  onPreview,
+  onRemove,
+  onDetailChange,
+  onRetry,
+}: ImageCardProps) {
+  const inProgress = isBeingDrawn(image);
+  const completed = image.processingStatus === "completed" && !inProgress;
+  const redrawing = inProgress && image.sketchUrl !== null;
   const checkboxId = `select-image-${image.id}`;
   return (
     <li
@@ -26,9 +62,18 @@ export function ImageCard({ image, onToggle, onPreview, onRemove }: ImageCardPro
           src={image.sketchUrl ?? image.originalUrl}
           alt={image.sketchUrl ? `Sketch of ${image.originalFilename}` : image.originalFilename}
           loading="lazy"
-          className={`absolute inset-0 h-full w-full object-contain ${image.sketchUrl ? "bg-white" : "opacity-60 grayscale"}`}
+          className={`absolute inset-0 h-full w-full object-contain transition-opacity ${
+            image.sketchUrl ? `bg-white ${redrawing ? "opacity-30" : ""}` : "opacity-60 grayscale"
+          }`}
         />
-        {inProgress ? (
+        {redrawing ? (
+          <div className="absolute inset-0 flex items-center justify-center p-3">
+            <span className="inline-flex items-center gap-2 rounded-full bg-white px-3 py-1.5 text-sm font-medium text-brand-700 shadow">
+              <Spinner className="h-4 w-4" />
+              <span role="status">{DETAIL_LEVEL_MESSAGES.redrawing(image.detailLevel)}</span>
+            </span>
+          </div>
+        ) : inProgress ? (
           <div className="absolute inset-0 flex items-center justify-center bg-white/40">
             <span className="rounded-full bg-white p-2 text-brand-700 shadow">
               <Spinner className="h-6 w-6" label={`Drawing ${image.originalFilename}`} />
@@ -62,9 +107,29 @@ export function ImageCard({ image, onToggle, onPreview, onRemove }: ImageCardPro
           <StatusBadge image={image} />
           <QualityScore score={image.qualityScore} />
         </div>
-        {image.processingStatus === "failed" && image.error ? (
-          <p className="text-xs text-red-700">{image.error}</p>
+        {image.processingStatus === "failed" ? (
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            {image.error ? <p className="min-w-0 flex-1 text-xs text-red-700">{image.error}</p> : null}
+            {editable ? (
+              <button
+                type="button"
+                onClick={() => onRetry(image)}
+                disabled={busy}
+                aria-label={DETAIL_LEVEL_MESSAGES.tryAgainLabel(image.originalFilename)}
+                className={`${buttonStyles.secondary} px-3 py-1.5`}
+              >
+                {DETAIL_LEVEL_MESSAGES.tryAgain}
+              </button>
+            ) : null}
+          </div>
         ) : null}
+        <PageDetailSelect
+          pageNumber={pageNumber}
+          bookLevel={bookDetailLevel}
+          ownLevel={image.ownDetailLevel}
+          disabled={!editable || busy}
+          onChange={(level) => onDetailChange(image, level)}
+        />
         <label
           htmlFor={checkboxId}
           className={`mt-auto flex items-center gap-2 rounded-md border px-2 py-1.5 text-sm ${
@@ -88,7 +153,8 @@ export function ImageCard({ image, onToggle, onPreview, onRemove }: ImageCardPro
 }
 
 function StatusBadge({ image }: { image: ImageDto }) {
-  switch (image.processingStatus) {
+  // A page waiting for its redraw is shown as queued, whatever its old sketch's status.
+  switch (isBeingDrawn(image) && image.processingStatus === "completed" ? "pending" : image.processingStatus) {
     case "completed":
       return (
         <span className="inline-flex items-center gap-1 rounded-full bg-green-50 px-2 py-0.5 font-medium text-green-700 ring-1 ring-green-600/20">

@@ -6,8 +6,8 @@
  * status text when the body is empty); toasts show the server's JSON `message` through
  * `apiErrorMessage`, falling back to the caller's default (SPEC section 8). No retries.
  */
-import type { BookType, DeliveryCountry } from "./constants";
-import type { BookFormInput, DeliveryFormInput } from "./schemas";
+import type { BookType, DeliveryCountry, DetailLevel } from "./constants";
+import type { BookDetailRequest, BookFormInput, DeliveryFormInput, PageDetailRequest } from "./schemas";
 
 export type ProcessingStatus = "pending" | "processing" | "completed" | "failed";
 
@@ -17,6 +17,8 @@ export interface BookDto {
   personalMessage: string | null;
   status: string;
   totalPages: number;
+  /** The level every page without its own is drawn at. */
+  detailLevel: DetailLevel;
   createdAt: string;
 }
 
@@ -34,7 +36,20 @@ export interface ImageDto {
   width: number | null;
   height: number | null;
   error: string | null;
+  /** The level this page is drawn at (or being redrawn at): its own, else the book's. */
+  detailLevel: DetailLevel;
+  /** The page's own choice; null follows the book. */
+  ownDetailLevel: DetailLevel | null;
+  /** The level of the sketch at sketchUrl (null without one, or from before levels existed). */
+  sketchDetailLevel: DetailLevel | null;
   createdAt: string;
+}
+
+/** PATCH /api/books/{id}/detail: the new level, how many pages it redraws, and every page now. */
+export interface BookDetailChange {
+  detailLevel: DetailLevel;
+  redrawing: number;
+  images: ImageDto[];
 }
 
 export interface BookProgress {
@@ -175,6 +190,20 @@ export function getBookProgress(bookId: number): Promise<BookProgress> {
 
 export function setImageSelection(imageId: number, isSelected: boolean): Promise<ImageDto> {
   return sendJson("PATCH", `/api/images/${imageId}/selection`, { isSelected });
+}
+
+export function setBookDetailLevel(bookId: number, detailLevel: DetailLevel): Promise<BookDetailChange> {
+  return sendJson("PATCH", `/api/books/${bookId}/detail`, { detailLevel } satisfies BookDetailRequest);
+}
+
+/** null: the page follows the book's level again. */
+export function setPageDetailLevel(imageId: number, detailLevel: DetailLevel | null): Promise<ImageDto> {
+  return sendJson("PATCH", `/api/images/${imageId}/detail`, { detailLevel } satisfies PageDetailRequest);
+}
+
+/** A failed photo goes back into the queue. */
+export function retryImage(imageId: number): Promise<ImageDto> {
+  return sendJson("POST", `/api/images/${imageId}/retry`);
 }
 
 export function requestQuote(

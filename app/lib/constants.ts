@@ -651,3 +651,27 @@ export const ORDER_TRACKING_SHIPPED_TEXT = {
   trackingNumber: "Tracking number",
   shippedOn: "Shipped on",
 } as const;
+
+// Detail levels (issue 9): the preview page's picker for the whole book and for each page
+export const DETAIL_LEVEL_TEXT: Record<DetailLevel, { label: string; explanation: string }> = {
+  simple: { label: "Simple", explanation: "Few bold lines, for young children." },
+  standard: { label: "Standard", explanation: "Clear outlines with some inner detail, for most ages." },
+  detailed: { label: "Detailed", explanation: "More lines and smaller shapes, for older children and grown-ups." },
+};
+export const DETAIL_LEVEL_MESSAGES = {
+  bookPickerTitle: "Detail level",
+  bookPickerIntro: "How much of each photo your pages draw. A single page can have its own level below.",
+  /** The option of a page's select that follows the book. */
+  followBook: (bookLevel: DetailLevel) => `Book's level (${DETAIL_LEVEL_TEXT[bookLevel].label})`,
+  pageLevelLabel: (pageNumber: number) => `Detail level for page ${pageNumber}`,
+  redrawing: (level: DetailLevel) => `Redrawing at ${DETAIL_LEVEL_TEXT[level].label}…`,
+  pagesRedrawing: (count: number) => (count === 1 ? "1 page is being redrawn." : `${count} pages are being redrawn.`),
+  nothingToRedraw: "No page needs redrawing at this level.",
+  changeFailed: "We could not change the detail level. Please try again.",
+  invalidLevel: "Please choose Simple, Standard or Detailed.",
+  tryAgain: "Try again",
+  tryAgainLabel: (filename: string) => `Try ${filename} again`,
+  retryStarted: "We are trying this photo again.",
+  retryFailed: "We could not try this photo again. Please try again later.",
+  onlyFailedRetried: "Only a photo that failed can be tried again.",
+} as const;

@@ -8,6 +8,8 @@ import {
   BOOK_TYPES,
   CREATE_BOOK_MESSAGES,
   DELIVERY_COUNTRIES,
+  DETAIL_LEVEL_MESSAGES,
+  DETAIL_LEVELS,
   MAX_CUSTOM_MESSAGE_LENGTH,
   MAX_PERSONAL_MESSAGE_LENGTH,
   MAX_PHOTOS_PER_BOOK,
@@ -91,6 +93,16 @@ export const paymentRequestSchema = z.object({
 export const selectionRequestSchema = z.object({
   isSelected: z.boolean(),
 });
+
+const detailLevelSchema = z.enum(DETAIL_LEVELS, { errorMap: () => ({ message: DETAIL_LEVEL_MESSAGES.invalidLevel }) });
+
+/** PATCH /api/books/{id}/detail: the level every page without its own is drawn at. */
+export const bookDetailRequestSchema = z.object({ detailLevel: detailLevelSchema });
+export type BookDetailRequest = z.infer<typeof bookDetailRequestSchema>;
+
+/** PATCH /api/images/{imageId}/detail: the page's own level; null follows the book again. */
+export const pageDetailRequestSchema = z.object({ detailLevel: detailLevelSchema.nullable() });
+export type PageDetailRequest = z.infer<typeof pageDetailRequestSchema>;
 
 /**
  * The create-book page (SPEC sections 3-5): what the visitor fills in, checked in the browser

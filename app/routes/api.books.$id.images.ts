@@ -11,7 +11,7 @@ const REFUSED_UPLOAD_DRAIN_BYTES = 16 * 1024 * 1024;
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const db = database(context.cloudflare.env.DB);
   const book = await requireBook(db, context.sessionId, parseId(params.id));
-  return json((await listImages(db, book.id)).map(imageDto));
+  return json((await listImages(db, book.id)).map((image) => imageDto(image, book.detailLevel)));
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -28,5 +28,5 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     throw refusal;
   }
   const images = await addImages(env, db, book, request);
-  return json({ images: images.map(imageDto) }, { status: 201 });
+  return json({ images: images.map((image) => imageDto(image, book.detailLevel)) }, { status: 201 });
 }

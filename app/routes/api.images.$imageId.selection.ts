@@ -11,5 +11,5 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const db = database(context.cloudflare.env.DB);
   const image = await requireImage(db, context.sessionId, parseId(params.imageId));
   const { isSelected } = await readValidBody(request, selectionRequestSchema);
-  return json(imageDto(await setImageSelection(db, image, isSelected)));
+  return json(imageDto(await setImageSelection(db, image, isSelected), image.bookDetailLevel));
 }

@@ -4,7 +4,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { BookPageHeader, StepNavigation } from "~/components/book-page-header";
 import { buttonStyles } from "~/components/button-styles";
 import { ArrowLeftIcon, ArrowRightIcon, BookIcon, ImageIcon } from "~/components/icons";
-import { ImageCard } from "~/components/image-card";
+import { BookDetailPicker } from "~/components/detail-level-picker";
+import { ImageCard, isBeingDrawn } from "~/components/image-card";
 import { ProgressBar } from "~/components/progress-bar";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
@@ -12,13 +13,27 @@ import {
   apiErrorMessage,
   getBookProgress,
   listBookImages,
+  retryImage,
+  setBookDetailLevel,
   setImageSelection,
+  setPageDetailLevel,
   type BookProgress,
   type ImageDto,
 } from "~/lib/api-client";
 import { bookPageCount } from "~/lib/pricing";
-import { BOOK_PAGE_MESSAGES, HIGH_QUALITY_SCORE, LABELS, MESSAGES, POLL_INTERVAL_MS, SHOP_NAME } from "~/lib/constants";
+import {
+  BOOK_PAGE_MESSAGES,
+  DETAIL_LEVEL_MESSAGES,
+  HIGH_QUALITY_SCORE,
+  LABELS,
+  MESSAGES,
+  POLL_INTERVAL_MS,
+  SHOP_NAME,
+  type DetailLevel,
+} from "~/lib/constants";
 import { loadVisitorBook } from "~/server/book-pages.server";
+import { database } from "~/server/db.server";
+import { bookDetailSettings } from "~/server/detail-levels.server";
 
 export const meta: MetaFunction = () => [{ title: `Choose your sketches – ${SHOP_NAME}` }];
 
@@ -31,7 +46,8 @@ const BULK_TOOLS: { label: string; keeps: (image: ImageDto) => boolean }[] = [
 ];
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  return json(await loadVisitorBook(context, params.id));
+  const book = await loadVisitorBook(context, params.id);
+  return json({ ...book, ...(await bookDetailSettings(database(context.cloudflare.env.DB), book.id)) });
 }
 
 type Filter = "all" | "selected" | "unselected";
@@ -41,8 +57,8 @@ const FILTERS: { id: Filter; label: string }[] = [
   { id: "unselected", label: "Unselected" },
 ];
 
-const isInProgress = (image: ImageDto) => image.processingStatus === "pending" || image.processingStatus === "processing";
-const isDone = (image: ImageDto) => image.processingStatus === "completed" || image.processingStatus === "failed";
+const isInProgress = isBeingDrawn;
+const isDone = (image: ImageDto) => !isBeingDrawn(image) && (image.processingStatus === "completed" || image.processingStatus === "failed");
 
 export default function PreviewPage() {
   const book = useLoaderData<typeof loader>();
@@ -54,6 +70,13 @@ export default function PreviewPage() {
   const [filter, setFilter] = useState<Filter>("all");
   // Selections still on their way to the server win over what a poll brings back meanwhile.
   const pendingSelections = useRef(new Map<number, boolean>());
+  const [bookLevel, setBookLevel] = useState<DetailLevel>(book.detailLevel);
+  const [savingBookLevel, setSavingBookLevel] = useState(false);
+  // Pages with a level change or retry on its way to the server.
+  const [busyImages, setBusyImages] = useState<ReadonlySet<number>>(new Set());
+  // Bumped by each level change or retry: a poll that started before one may bring back the page
+  // as it was, so its answer is dropped rather than undo what the change just showed.
+  const changeCount = useRef(0);
 
   const withPendingSelections = useCallback(
     (list: ImageDto[]) =>
@@ -65,8 +88,10 @@ export default function PreviewPage() {
   );
 
   const loadImages = useCallback(async () => {
+    const changesBefore = changeCount.current;
     try {
       const list = await listBookImages(book.id);
+      if (changesBefore !== changeCount.current) return list;
       setImages(withPendingSelections(list));
       setLoadError(null);
       return list;
@@ -130,7 +155,67 @@ export default function PreviewPage() {
     }
   }
 
+  /** The last progress counted the pages before they went back into the queue: count again. */
+  function restartProgress() {
+    setProgress(null);
+    loadProgress();
+  }
+
+  function showImage(updated: ImageDto) {
+    setImages((list) => list?.map((image) => (image.id === updated.id ? withPendingSelections([updated])[0] : image)) ?? list);
+  }
+
+  /** A level change or retry of one page: the page is busy meanwhile, and a failure is a toast. */
+  async function changePage(image: ImageDto, change: () => Promise<ImageDto>, failure: string, success?: string) {
+    changeCount.current++;
+    setBusyImages((busy) => new Set(busy).add(image.id));
+    try {
+      const updated = await change();
+      showImage(updated);
+      if (isInProgress(updated)) restartProgress();
+      if (success) toast({ title: success });
+    } catch (error) {
+      toast({ title: BOOK_PAGE_MESSAGES.errorTitle, description: apiErrorMessage(error, failure), variant: "destructive" });
+    } finally {
+      changeCount.current++;
+      setBusyImages((busy) => {
+        const rest = new Set(busy);
+        rest.delete(image.id);
+        return rest;
+      });
+    }
+  }
+
+  async function changeBookLevel(level: DetailLevel) {
+    if (level === bookLevel || savingBookLevel) return;
+    const previous = bookLevel;
+    changeCount.current++;
+    setBookLevel(level);
+    setSavingBookLevel(true);
+    try {
+      const answer = await setBookDetailLevel(book.id, level);
+      setBookLevel(answer.detailLevel);
+      setImages(withPendingSelections(answer.images));
+      if (answer.redrawing > 0) restartProgress();
+      toast({
+        title: answer.redrawing > 0 ? DETAIL_LEVEL_MESSAGES.pagesRedrawing(answer.redrawing) : DETAIL_LEVEL_MESSAGES.nothingToRedraw,
+      });
+    } catch (error) {
+      setBookLevel(previous);
+      toast({
+        title: BOOK_PAGE_MESSAGES.errorTitle,
+        description: apiErrorMessage(error, DETAIL_LEVEL_MESSAGES.changeFailed),
+        variant: "destructive",
+      });
+    } finally {
+      changeCount.current++;
+      setSavingBookLevel(false);
+    }
+  }
+
   const list = images ?? [];
+  // Pages are numbered by their place in the book, whatever the filter shows.
+  const pageNumbers = new Map(list.map((image, index) => [image.id, index + 1]));
   const selectedCount = list.filter((image) => image.isSelected).length;
   const allDone = list.length > 0 && list.every(isDone);
   const canCreate = allDone && selectedCount >= 1;
@@ -158,6 +243,10 @@ export default function PreviewPage() {
           <div className="mb-6 rounded-xl border border-brand-100 bg-brand-50 p-4" aria-live="polite">
             <ProgressBar value={total ? (processed / total) * 100 : 0} label={`Drawing your sketches: ${processed} of ${total} done`} />
           </div>
+        ) : null}
+
+        {list.length > 0 ? (
+          <BookDetailPicker value={bookLevel} disabled={!book.editable || savingBookLevel} onChange={changeBookLevel} />
         ) : null}
 
         <div className="grid gap-8 lg:grid-cols-[1fr_18rem]">
@@ -220,7 +309,22 @@ export default function PreviewPage() {
                   <ImageCard
                     key={image.id}
                     image={image}
+                    pageNumber={pageNumbers.get(image.id) ?? 0}
+                    bookDetailLevel={bookLevel}
+                    editable={book.editable}
+                    busy={busyImages.has(image.id) || savingBookLevel}
                     onToggle={(target, isSelected) => applySelections([{ image: target, isSelected }])}
+                    onDetailChange={(target, level) =>
+                      changePage(target, () => setPageDetailLevel(target.id, level), DETAIL_LEVEL_MESSAGES.changeFailed)
+                    }
+                    onRetry={(target) =>
+                      changePage(
+                        target,
+                        () => retryImage(target.id),
+                        DETAIL_LEVEL_MESSAGES.retryFailed,
+                        DETAIL_LEVEL_MESSAGES.retryStarted,
+                      )
+                    }
                     onPreview={() => toast({ title: MESSAGES.fullPreviewSoon })}
                     onRemove={() => toast({ title: BOOK_PAGE_MESSAGES.removeImageUnavailable })}
                   />

@@ -1,8 +1,8 @@
 /** Books of the visitor's session: creating, finding (404 for anyone else's), processing. */
-import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BookDto, BookProgress } from "~/lib/api-client";
 import type { BookFormInput } from "~/lib/schemas";
-import { API_MESSAGES } from "~/lib/constants";
+import { API_MESSAGES, type DetailLevel } from "~/lib/constants";
 import type { SketchJob } from "../../workers/sketch/contract";
 import type { Database } from "./db.server";
 import { books, images, type Book } from "./db/schema";
@@ -16,6 +16,7 @@ export function bookDto(book: Book): BookDto {
     personalMessage: book.personalMessage,
     status: book.status,
     totalPages: book.totalPages,
+    detailLevel: book.detailLevel,
     createdAt: book.createdAt.toISOString(),
   };
 }
@@ -60,16 +61,22 @@ export async function startProcessing(env: Env, db: Database, book: Book): Promi
   return { queued };
 }
 
+/**
+ * The level an image is drawn at: its own, else its book's. Read by the statement that picks the
+ * image, so the job carries the level as it is at that moment.
+ */
+export const pageDetailLevel = sql<DetailLevel>`coalesce(${images.detailLevel}, (SELECT ${books.detailLevel} FROM ${books} WHERE ${books.id} = ${images.bookId}))`;
+
 /** Picks and queues a book's unqueued pending images; returns how many. If sending fails they are unpicked. */
 export async function queuePendingImages(env: Env, db: Database, bookId: number, now = new Date()): Promise<number> {
   const picked = await db
     .update(images)
     .set({ queuedAt: now })
     .where(and(eq(images.bookId, bookId), eq(images.processingStatus, "pending"), isNull(images.queuedAt)))
-    .returning({ id: images.id });
+    .returning({ id: images.id, detail: pageDetailLevel });
   if (picked.length === 0) return 0;
   try {
-    await env.SKETCH_QUEUE.sendBatch(picked.map((row) => ({ body: { imageId: row.id } satisfies SketchJob })));
+    await env.SKETCH_QUEUE.sendBatch(picked.map((row) => ({ body: { imageId: row.id, detail: row.detail } satisfies SketchJob })));
   } catch (error) {
     await db.update(images).set({ queuedAt: null }).where(inArray(images.id, picked.map((row) => row.id)));
     throw error;

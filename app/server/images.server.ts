@@ -6,6 +6,8 @@ import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import {
   ACCEPTED_BOOK_UPLOAD_TYPES,
   API_MESSAGES,
+  DETAIL_LEVELS,
+  type DetailLevel,
   MAX_PHOTOS_PER_BOOK,
   MAX_UPLOAD_BYTES,
   MESSAGES,
@@ -25,7 +27,10 @@ import { deleteImages, imageUrl, newOriginalKey, putImage } from "./storage.serv
 
 export const UPLOAD_FIELD = "images";
 
-export function imageDto(image: Image): ImageDto {
+/** An image of the visitor's own book, with the book's level (what a page without its own follows). */
+export type OwnedImage = Image & { bookDetailLevel: DetailLevel };
+
+export function imageDto(image: Image, bookDetailLevel: DetailLevel): ImageDto {
   return {
     id: image.id,
     bookId: image.bookId,
@@ -39,8 +44,17 @@ export function imageDto(image: Image): ImageDto {
     width: image.width,
     height: image.height,
     error: image.error,
+    detailLevel: image.detailLevel ?? bookDetailLevel,
+    ownDetailLevel: image.detailLevel,
+    sketchDetailLevel: sketchDetailLevel(image.sketchKey),
     createdAt: image.createdAt.toISOString(),
   };
+}
+
+/** The level in a sketch key (`...-simple.png`, workers/sketch/contract.ts sketchKeyFor); null if none. */
+function sketchDetailLevel(sketchKey: string | null): DetailLevel | null {
+  const level = sketchKey?.match(/-([a-z]+)\.png$/)?.[1];
+  return DETAIL_LEVELS.find((known) => known === level) ?? null;
 }
 
 export function listImages(db: Database, bookId: number): Promise<Image[]> {
@@ -187,14 +201,14 @@ export function displayName(filename: string): string {
 }
 
 /** The image if its book belongs to this session; otherwise a thrown 404. */
-export async function requireImage(db: Database, sessionId: string, imageId: number): Promise<Image> {
+export async function requireImage(db: Database, sessionId: string, imageId: number): Promise<OwnedImage> {
   const [row] = await db
-    .select({ image: images })
+    .select({ image: images, bookDetailLevel: books.detailLevel })
     .from(images)
     .innerJoin(books, eq(books.id, images.bookId))
     .where(and(eq(images.id, imageId), eq(books.sessionId, sessionId)));
   if (!row) throw notFound();
-  return row.image;
+  return { ...row.image, bookDetailLevel: row.bookDetailLevel };
 }
 
 /**

@@ -14,6 +14,7 @@ describe("POST /api/books", () => {
       personalMessage: "For Mia",
       status: "draft",
       totalPages: 0,
+      detailLevel: "standard",
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
   });

@@ -39,6 +39,9 @@ describe("POST /api/books/{id}/images", () => {
       width: 1200,
       height: 800,
       error: null,
+      detailLevel: "standard",
+      ownDetailLevel: null,
+      sketchDetailLevel: null,
       createdAt: expect.any(String),
     });
     expect(images[1]).toMatchObject({ originalFilename: "cat.png", width: 64, height: 48 });

@@ -17,18 +17,22 @@ async function bookStatus(bookId: number): Promise<string> {
 }
 
 describe("POST /api/books/{id}/process", () => {
-  it("queues one job per pending image and marks the book processing", async () => {
+  it("queues one job per pending image, at its level, and marks the book processing", async () => {
     const sendBatch = spyOnQueue();
     const visitor = new Visitor();
     const bookId = await visitor.createBook();
     const images = await visitor.uploadOk(bookId, [fakeJpeg("a.jpg"), fakeJpeg("b.jpg"), fakeJpeg("c.jpg")]);
     await dbRun("UPDATE images SET processing_status = 'completed' WHERE id = ?", images[2].id);
+    await dbRun("UPDATE images SET detail_level = 'simple' WHERE id = ?", images[1].id);
 
     const response = await visitor.fetch(`/api/books/${bookId}/process`, { method: "POST" });
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ queued: 2 });
     expect(sendBatch).toHaveBeenCalledOnce();
-    expect(sendBatch.mock.calls[0][0]).toEqual([{ body: { imageId: images[0].id } }, { body: { imageId: images[1].id } }]);
+    expect(sendBatch.mock.calls[0][0]).toEqual([
+      { body: { imageId: images[0].id, detail: "standard" } },
+      { body: { imageId: images[1].id, detail: "simple" } },
+    ]);
     expect(await bookStatus(bookId)).toBe("processing");
   });
 

@@ -1,0 +1,156 @@
+/**
+ * Redrawing pages (issue 9 item 2, issue 8 item 4): a book's detail level, a page's own level,
+ * and trying a failed photo again.
+ *
+ * Like /process, the UPDATE that picks the pages to redraw is the one that flips them back to
+ * `pending` and marks them queued, so a double click or a second tab never picks a page twice
+ * for one change. The page keeps its old sketch (sketch_key) until the new one is stored, so the
+ * preview shows it, dimmed, while it is redrawn.
+ */
+import { and, eq, getTableColumns, inArray, isNull, ne, not, sql, type SQL } from "drizzle-orm";
+import { API_MESSAGES, DETAIL_LEVEL_MESSAGES, type DetailLevel } from "~/lib/constants";
+import type { SketchJob } from "../../workers/sketch/contract";
+import { pageDetailLevel, requireEditableBook } from "./books.server";
+import type { Database } from "./db.server";
+import { books, images, type Book, type Image } from "./db/schema";
+import type { Env } from "./env.server";
+import { jsonError } from "./http.server";
+import type { OwnedImage } from "./images.server";
+
+/** The book is not yet paid for; checked inside each statement, so a payment cannot slip in between. */
+const bookIsEditable = sql`(SELECT ${books.status} FROM ${books} WHERE ${books.id} = ${images.bookId}) != 'ordered'`;
+
+/**
+ * Pages with a sketch drawn or on its way. A failed page waits for "Try again"; a page never sent
+ * to the queue is drawn at whatever level it has when /process sends it.
+ */
+const hasOrGetsSketch = and(
+  ne(images.processingStatus, "failed"),
+  not(and(eq(images.processingStatus, "pending"), isNull(images.queuedAt))!),
+)!;
+
+/** What picking a page for the queue writes, in the statement that picks it. */
+function requeued(now: Date) {
+  return {
+    processingStatus: "pending" as const,
+    queuedAt: now,
+    processAttempts: sql`${images.processAttempts} + 1`,
+    error: null,
+  };
+}
+
+/** The updated row and the level it is drawn at, as the statement left them. */
+const withDrawnLevel = { ...getTableColumns(images), detail: pageDetailLevel };
+
+interface PickedPage {
+  id: number;
+  detail: DetailLevel;
+}
+
+/** Sends one job per picked page. If the queue refuses, the pages are unpicked (as /process does). */
+async function sendSketchJobs(env: Env, db: Database, picked: PickedPage[]): Promise<void> {
+  if (picked.length === 0) return;
+  try {
+    await env.SKETCH_QUEUE.sendBatch(picked.map((page) => ({ body: { imageId: page.id, detail: page.detail } satisfies SketchJob })));
+  } catch (error) {
+    await db
+      .update(images)
+      .set({ queuedAt: null })
+      .where(inArray(images.id, picked.map((page) => page.id)));
+    throw error;
+  }
+}
+
+/**
+ * Sets the book's level and redraws the pages that follow it, only if the level really changes
+ * (pages with their own level keep it). One D1 batch (a transaction): the pick reads the book's
+ * old level before the second statement writes the new one.
+ */
+export async function setBookDetailLevel(
+  env: Env,
+  db: Database,
+  book: Book,
+  detailLevel: DetailLevel,
+  now = new Date(),
+): Promise<{ detailLevel: DetailLevel; redrawing: number }> {
+  requireEditableBook(book);
+  const oldLevel = sql`(SELECT ${books.detailLevel} FROM ${books} WHERE ${books.id} = ${images.bookId})`;
+  const [picked, updated] = await db.batch([
+    db
+      .update(images)
+      .set(requeued(now))
+      .where(
+        and(
+          eq(images.bookId, book.id),
+          isNull(images.detailLevel),
+          hasOrGetsSketch,
+          sql`${oldLevel} != ${detailLevel}`,
+          bookIsEditable,
+        ),
+      )
+      .returning({ id: images.id }),
+    db
+      .update(books)
+      .set({ detailLevel })
+      .where(and(eq(books.id, book.id), ne(books.status, "ordered")))
+      .returning({ id: books.id }),
+  ]);
+  // requireEditableBook saw it unpaid; a payment landed in between.
+  if (updated.length === 0) throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+  await sendSketchJobs(env, db, picked.map((page) => ({ id: page.id, detail: detailLevel })));
+  return { detailLevel, redrawing: picked.length };
+}
+
+/**
+ * Sets one page's own level (null: follow the book) and redraws it if the level it is drawn at
+ * changes. Choosing the level it already has redraws nothing.
+ */
+export async function setPageDetailLevel(
+  env: Env,
+  db: Database,
+  image: OwnedImage,
+  detailLevel: DetailLevel | null,
+  now = new Date(),
+): Promise<Image> {
+  const bookLevel = sql`(SELECT ${books.detailLevel} FROM ${books} WHERE ${books.id} = ${images.bookId})`;
+  const newLevel: SQL = detailLevel === null ? bookLevel : sql`${detailLevel}`;
+  const [picked, updated] = await db.batch([
+    db
+      .update(images)
+      .set(requeued(now))
+      .where(and(eq(images.id, image.id), hasOrGetsSketch, sql`${pageDetailLevel} != ${newLevel}`, bookIsEditable))
+      .returning({ id: images.id }),
+    db
+      .update(images)
+      .set({ detailLevel })
+      .where(and(eq(images.id, image.id), bookIsEditable))
+      .returning(withDrawnLevel),
+  ]);
+  const [row] = updated;
+  // The image is the visitor's (requireImage), so only a paid book writes nothing.
+  if (!row) throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+  await sendSketchJobs(env, db, picked.map((page) => ({ id: page.id, detail: row.detail })));
+  return row;
+}
+
+/** A failed photo goes back into the queue at the level it is drawn at (409 unless it failed). */
+export async function retryFailedImage(env: Env, db: Database, image: OwnedImage, now = new Date()): Promise<Image> {
+  const [picked] = await db
+    .update(images)
+    .set(requeued(now))
+    .where(and(eq(images.id, image.id), eq(images.processingStatus, "failed"), bookIsEditable))
+    .returning(withDrawnLevel);
+  if (!picked) {
+    const [current] = await db.select({ status: books.status }).from(books).where(eq(books.id, image.bookId));
+    if (current) requireEditableBook(current);
+    throw jsonError(409, DETAIL_LEVEL_MESSAGES.onlyFailedRetried);
+  }
+  await sendSketchJobs(env, db, [{ id: picked.id, detail: picked.detail }]);
+  return picked;
+}
+
+/** What the preview page needs beyond loadVisitorBook: the book's level, and whether it can change. */
+export async function bookDetailSettings(db: Database, bookId: number): Promise<{ detailLevel: DetailLevel; editable: boolean }> {
+  const [book] = await db.select({ detailLevel: books.detailLevel, status: books.status }).from(books).where(eq(books.id, bookId));
+  return { detailLevel: book.detailLevel, editable: book.status !== "ordered" };
+}
