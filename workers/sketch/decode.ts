@@ -16,7 +16,7 @@
 import decodeJpeg, { init as initJpegDecoder } from "@jsquash/jpeg/decode";
 import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
 import decodeWebp, { init as initWebpDecoder } from "@jsquash/webp/decode";
-import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
+import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX, PROCESSING_FAILURES } from "../../app/lib/constants";
 import { decodeBmpGray } from "./bmp";
 import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "./errors";
 import { applyOrientation, readJpegOrientation } from "./exif";
@@ -175,10 +175,8 @@ async function decodeRgba(bytes: Uint8Array, format: "jpeg" | "png" | "webp"): P
     else if (format === "png") image = await decodePng(buffer);
     else image = await decodeWebp(buffer);
   } catch (error) {
-    const detail = error instanceof Error && error.message ? ` (${error.message})` : "";
-    throw new PermanentSketchError(
-      `The ${format.toUpperCase()} file is damaged and could not be decoded${detail}.`,
-    );
+    // The codec's own words are for the log (describeError quotes the cause), not the customer.
+    throw new PermanentSketchError(PROCESSING_FAILURES.codecDamaged(format.toUpperCase()), { cause: error });
   }
   // The header passed the budget; the decoded size is what we allocate from now on.
   checkPixelBudget(image.width, image.height, format);
