@@ -6,6 +6,7 @@
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "@remix-run/dev/server-build";
 import { cleanUpFreePreviews } from "~/server/cleanup.server";
+import { sweepStuckImages } from "~/server/processing-sweep.server";
 import { applyRetention, RETENTION_CRON } from "~/server/retention.server";
 import { isLocalEnvironment, type Env } from "~/server/env.server";
 import { API_MESSAGES } from "~/lib/constants";
@@ -42,7 +43,10 @@ export default {
     return response;
   },
 
-  /** Cron Trigger (wrangler.toml [triggers]): free-preview uploads older than 24 hours go. */
+  /**
+   * Cron Trigger (wrangler.toml [triggers]): hourly, free-preview uploads older than 24 hours go
+   * and images stuck in processing are swept; daily, retention.
+   */
   async scheduled(controller: ScheduledController, env: Env): Promise<void> {
     const now = new Date(controller.scheduledTime);
     if (controller.cron === RETENTION_CRON) {
@@ -51,5 +55,7 @@ export default {
     }
     const report = await cleanUpFreePreviews(env, now);
     console.log(`free-preview cleanup (${controller.cron})`, JSON.stringify(report));
+    // Images stuck in processing (the dead-letter consumer failed too): sent again or failed.
+    console.log(`processing sweep (${controller.cron})`, JSON.stringify(await sweepStuckImages(env, now)));
   },
 } satisfies ExportedHandler<Env>;

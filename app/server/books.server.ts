@@ -1,5 +1,5 @@
 /** Books of the visitor's session: creating, finding (404 for anyone else's), processing. */
-import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BookDto, BookProgress } from "~/lib/api-client";
 import type { BookFormInput } from "~/lib/schemas";
 import { API_MESSAGES } from "~/lib/constants";
@@ -64,7 +64,8 @@ export async function startProcessing(env: Env, db: Database, book: Book): Promi
 export async function queuePendingImages(env: Env, db: Database, bookId: number, now = new Date()): Promise<number> {
   const picked = await db
     .update(images)
-    .set({ queuedAt: now })
+    // Every send counts toward MAX_PROCESS_ATTEMPTS (the stuck-image sweep's cap).
+    .set({ queuedAt: now, processAttempts: sql`${images.processAttempts} + 1` })
     .where(and(eq(images.bookId, bookId), eq(images.processingStatus, "pending"), isNull(images.queuedAt)))
     .returning({ id: images.id });
   if (picked.length === 0) return 0;
