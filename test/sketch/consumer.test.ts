@@ -2,6 +2,8 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import decodePng from "@jsquash/png/decode";
 import { describe, expect, it, vi } from "vitest";
 import astronautJpeg from "../fixtures/photos/astronaut.jpg?inline";
+import apiPoolConfig from "../api/vitest.config.ts?raw";
+import sketchWranglerToml from "../../workers/sketch/wrangler.toml?raw";
 import worker, { Sketcher } from "../../workers/sketch/index";
 import { GAVE_UP_REASON, RETRY_BASE_DELAY_SECONDS, type SketchEnv } from "../../workers/sketch/consumer";
 import { ENGINE_VERSION, sketchKeyFor, type SketchJob } from "../../workers/sketch/contract";
@@ -220,6 +222,17 @@ describe("sketch-jobs consumer", () => {
     await worker.queue(batch as MessageBatch<SketchJob>, sketchEnv);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["malformed", "missing-row"]);
+  });
+});
+
+describe("batch isolation (decision 014)", () => {
+  // A photo that gets the invocation killed (CPU or memory limit) makes Queues retry every
+  // unacked message of its batch; only a batch of one keeps it from failing other photos.
+  it("sketch-jobs is consumed one photo per invocation, in production and in the test pool", () => {
+    const consumers = sketchWranglerToml.split("[[queues.consumers]]").slice(1);
+    const sketchJobs = consumers.find((block) => /^\s*queue = "sketch-jobs"\s*$/m.test(block));
+    expect(sketchJobs).toMatch(/^max_batch_size = 1$/m);
+    expect(apiPoolConfig).toMatch(/"sketch-jobs": \{ maxBatchSize: 1,/);
   });
 });
 
