@@ -150,6 +150,18 @@ describe("processing sweep", () => {
   });
 });
 
+describe("hourly Cron Trigger", () => {
+  it("the app Worker's scheduled handler (as deployed, build/index.js) runs the sweep with the trigger's time as its clock", async () => {
+    const { imageId } = await uploadedImage();
+    await markSent(imageId, "processing", T0, MAX_PROCESS_ATTEMPTS);
+    const built = "../../build/index.js";
+    const { default: appWorker } = (await import(/* @vite-ignore */ built)) as { default: ExportedHandler<typeof env> };
+    const scheduledTime = T0.getTime() + (PROCESSING_STUCK_MINUTES + 1) * MINUTE;
+    await appWorker.scheduled!({ scheduledTime, cron: "0 * * * *", noRetry() {} }, env, createExecutionContext());
+    expect(await imageState(imageId)).toMatchObject({ processing_status: "failed", error: PROCESSING_FAILURES.gaveUp });
+  });
+});
+
 describe("no dead ends when the dead-letter consumer fails", () => {
   it("a dead letter that cannot reach D1 is retried, and the sweep still resolves the image", async () => {
     const { visitor, bookId, imageId } = await uploadedImage();
