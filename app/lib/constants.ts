@@ -539,8 +539,6 @@ export const ORDER_TRACKING_TEXT = {
 export const PROCESSING_FAILURES = {
   /** Retries used up, or an internal error we cannot name to a customer. */
   gaveUp: "We could not convert this photo after several attempts. Please try again later.",
-  /** The sketch job names an image whose row is gone (the book was deleted meanwhile). */
-  imageGone: "This photo was removed before it could be converted.",
   /** A decoder's own check of the pixel budget (decode.ts refuses with the sizes before this). */
   tooManyPixels: "This image has more pixels than we can convert. Please upload a smaller photo.",
   gifDamaged: "The GIF file is damaged or incomplete; please upload it again.",

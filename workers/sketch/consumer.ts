@@ -3,9 +3,10 @@
  * dead-letter queue for messages that used up their retries (sketch-jobs-dlq).
  *
  * Every message is settled on its own (ack or retry), so one bad photo never holds up the rest
- * of the batch. images.error only ever holds a customer-facing reason (errors.ts customerReason);
- * the internal cause goes to the log. Re-running a message is harmless: a completed image is skipped, and the sketch
+ * of the batch. Re-running a message is harmless: a completed image is skipped, and the sketch
  * key is derived from the original's key, so a repeat overwrites the same object.
+ * images.error only ever holds a customer-facing reason (errors.ts customerReason); the internal
+ * cause (D1, R2, codec text) goes to the log.
  */
 import { and, eq, ne } from "drizzle-orm";
 import { database, schema } from "../../app/server/db.server";
