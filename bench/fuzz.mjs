@@ -6,6 +6,7 @@
 //   npm run fuzz                                   3000 files, seed 8
 //   npm run fuzz -- --count 20000 --seed 3         more, another sequence
 //   npm run fuzz -- --only 1234                    re-run one file of the sequence (same seed)
+//   npm run fuzz -- --from 2200 --count 100        a stretch of the sequence (a finding that needs its predecessors)
 //   npm run fuzz -- --save test/fixtures/hostile   also write the worst cases there
 //
 // Options: --time-budget-ms 2000 (per file), --memory-budget-mb 128 (peak JS heap + array
@@ -376,7 +377,8 @@ async function main() {
   if (format) seeds = seeds.filter((s) => s.format === format);
   console.log(`seeds: ${seeds.length} (${[...new Set(seeds.map((s) => s.name))].join(", ")})`);
 
-  const indices = only !== undefined ? [Number(only)] : Array.from({ length: count }, (_, i) => i);
+  const from = Number(option("from", 0));
+  const indices = only !== undefined ? [Number(only)] : Array.from({ length: count }, (_, i) => from + i);
   const results = [];
   let child;
   let pending;
@@ -418,7 +420,7 @@ async function main() {
     if (!finding && result.ms > timeBudget) finding = "over time budget";
     if (!finding && result.peakMB > memoryBudget) finding = "over memory budget";
     results.push({ index, seed: seed.name, format: seed.format, applied: applied.join("+"), size: bytes.length, bytes, finding, ...result });
-    if (only !== undefined) console.log(results.at(-1));
+    if (only !== undefined) console.log({ ...results.at(-1), bytes: undefined });
   }
   const seconds = (performance.now() - started) / 1000;
   child.kill();

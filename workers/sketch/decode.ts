@@ -175,6 +175,10 @@ async function decodeRgba(bytes: Uint8Array, format: "jpeg" | "png" | "webp"): P
     else if (format === "png") image = await decodePng(buffer);
     else image = await decodeWebp(buffer);
   } catch (error) {
+    // A codec that failed may have trapped half-way and left its wasm instance broken (npm run
+    // fuzz: after earlier failures, a later 1.6 KB JPEG hung the fallback decoder; on its own it
+    // failed in 13 ms). The isolate outlives this photo, so the next one gets a fresh instance.
+    delete decoderReady[format];
     // The codec's own words are for the log (describeError quotes the cause), not the customer.
     throw new PermanentSketchError(PROCESSING_FAILURES.codecDamaged(format.toUpperCase()), { cause: error });
   }
