@@ -475,7 +475,8 @@ function saveCorpus(results, dir) {
   }
   for (const sub of ["", "jpeg"]) {
     const folder = join(dir, sub);
-    if (existsSync(folder)) for (const name of readdirSync(folder)) if (/\.(jpg|png|webp|gif|bmp)$/.test(name)) rmSync(join(folder, name));
+    // The previous run's files go; files made by hand (not fuzz-*) stay.
+    if (existsSync(folder)) for (const name of readdirSync(folder)) if (/^fuzz-.*\.(jpg|png|webp|gif|bmp)$/.test(name)) rmSync(join(folder, name));
   }
   mkdirSync(join(dir, "jpeg"), { recursive: true });
   const extension = { jpeg: "jpg", png: "png", webp: "webp", gif: "gif", bmp: "bmp" };
