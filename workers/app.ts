@@ -8,6 +8,7 @@ import * as build from "@remix-run/dev/server-build";
 import { gateAdminRequest } from "~/server/admin-access.server";
 import { cleanUpFreePreviews } from "~/server/cleanup.server";
 import { deliverDueEmails } from "~/server/order-emails.server";
+import { sweepStuckImages } from "~/server/processing-sweep.server";
 import { applyRetention, RETENTION_CRON } from "~/server/retention.server";
 import { isLocalEnvironment, type Env } from "~/server/env.server";
 import { API_MESSAGES } from "~/lib/constants";
@@ -46,16 +47,36 @@ export default {
     return response;
   },
 
-  /** Cron Trigger (wrangler.toml [triggers]): free-preview uploads older than 24 hours go; order emails are retried. */
+  /**
+   * Cron Trigger (wrangler.toml [triggers]): hourly, free-preview uploads older than 24 hours go,
+   * order emails are retried and images stuck in processing are swept; daily, retention.
+   */
   async scheduled(controller: ScheduledController, env: Env): Promise<void> {
     const now = new Date(controller.scheduledTime);
     if (controller.cron === RETENTION_CRON) {
-      console.log(`retention (${controller.cron})`, JSON.stringify(await applyRetention(env, now)));
+      await runJob("retention", () => applyRetention(env, now));
       return;
     }
-    const report = await cleanUpFreePreviews(env, now);
-    console.log(`free-preview cleanup (${controller.cron})`, JSON.stringify(report));
-    // Order emails whose send failed are retried here, and missing ones recorded.
-    console.log(`order emails (${controller.cron})`, JSON.stringify(await deliverDueEmails(env, now)));
+    // Each job runs whatever the one before it did: a failing cleanup must not hold up emails.
+    const results = await Promise.allSettled([
+      runJob("free-preview cleanup", () => cleanUpFreePreviews(env, now)),
+      // Order emails whose send failed are retried here, and missing ones recorded.
+      runJob("order emails", () => deliverDueEmails(env, now)),
+      // Images stuck in processing (the dead-letter consumer failed too): sent again or failed.
+      runJob("processing sweep", () => sweepStuckImages(env, now)),
+    ]);
+    // Still reported as a failed invocation (Cron Trigger metrics), after every job had its go.
+    const failed = results.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
   },
 } satisfies ExportedHandler<Env>;
+
+/** Runs one scheduled job and logs what it did (or why it failed) under its name. */
+async function runJob(name: string, job: () => Promise<unknown>): Promise<void> {
+  try {
+    console.log(name, JSON.stringify(await job()));
+  } catch (error) {
+    console.error(`${name} failed`, error);
+    throw error;
+  }
+}

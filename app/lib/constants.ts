@@ -675,3 +675,24 @@ export const DETAIL_LEVEL_MESSAGES = {
   retryFailed: "We could not try this photo again. Please try again later.",
   onlyFailedRetried: "Only a photo that failed can be tried again.",
 } as const;
+
+// Processing failures (issue 8 item 4). What a customer reads in images.error when a photo cannot
+// become a page; the internal cause (D1, R2, codec text, stacks) goes to the sketch Worker's log
+// only. Decoders throw these as PermanentSketchError (workers/sketch/errors.ts).
+export const PROCESSING_FAILURES = {
+  /** Retries used up, or an internal error we cannot name to a customer. */
+  gaveUp: "We could not convert this photo after several attempts. Please try again later.",
+  /** A decoder's own check of the pixel budget (decode.ts refuses with the sizes before this). */
+  tooManyPixels: "This image has more pixels than we can convert. Please upload a smaller photo.",
+  gifDamaged: "The GIF file is damaged or incomplete; please upload it again.",
+  gifFrameOutsideScreen:
+    "This GIF's picture does not fit inside its own canvas, so we cannot convert it. Please save it as JPEG or PNG and upload it again.",
+  bmpDamaged: "The BMP file is damaged or incomplete; please upload it again.",
+  bmpUnsupported: (what: string) =>
+    `This BMP is ${what}, which we cannot convert. Please save it as JPEG or PNG and upload it again.`,
+  codecDamaged: (format: string) => `The ${format} file is damaged and could not be decoded. Please upload it again.`,
+} as const;
+/** An image `queued` or `processing` longer than this (since images.queued_at) is stuck: the hourly sweep sends it again. */
+export const PROCESSING_STUCK_MINUTES = 30;
+/** Sends to the sketch queue after which the sweep stops re-queueing a stuck image and marks it failed. */
+export const MAX_PROCESS_ATTEMPTS = 3;

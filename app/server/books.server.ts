@@ -71,7 +71,8 @@ export const pageDetailLevel = sql<DetailLevel>`coalesce(${images.detailLevel}, 
 export async function queuePendingImages(env: Env, db: Database, bookId: number, now = new Date()): Promise<number> {
   const picked = await db
     .update(images)
-    .set({ queuedAt: now })
+    // Every send counts toward MAX_PROCESS_ATTEMPTS (the stuck-image sweep's cap).
+    .set({ queuedAt: now, processAttempts: sql`${images.processAttempts} + 1` })
     .where(and(eq(images.bookId, bookId), eq(images.processingStatus, "pending"), isNull(images.queuedAt)))
     .returning({ id: images.id, detail: pageDetailLevel });
   if (picked.length === 0) return 0;

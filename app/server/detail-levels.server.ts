@@ -29,12 +29,16 @@ const hasOrGetsSketch = and(
   not(and(eq(images.processingStatus, "pending"), isNull(images.queuedAt))!),
 )!;
 
-/** What picking a page for the queue writes, in the statement that picks it. */
+/**
+ * What picking a page for the queue writes, in the statement that picks it. A customer's redraw
+ * or retry is a new drawing: its send is the first of its own, so the stuck-image sweep gives it
+ * its full number of tries (MAX_PROCESS_ATTEMPTS) however often the level was changed before.
+ */
 function requeued(now: Date) {
   return {
     processingStatus: "pending" as const,
     queuedAt: now,
-    processAttempts: sql`${images.processAttempts} + 1`,
+    processAttempts: 1,
     error: null,
   };
 }

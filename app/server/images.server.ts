@@ -43,7 +43,9 @@ export function imageDto(image: Image, bookDetailLevel: DetailLevel): ImageDto {
     fileSize: image.fileSize,
     width: image.width,
     height: image.height,
-    error: image.error,
+    // Only a failed image has a reason to show; the writers (sketch consumer, processing sweep)
+    // store customer-facing text only, never D1/R2/codec messages (issue 8 item 4).
+    error: image.processingStatus === "failed" ? image.error : null,
     detailLevel: image.detailLevel ?? bookDetailLevel,
     ownDetailLevel: image.detailLevel,
     sketchDetailLevel: sketchDetailLevel(image.sketchKey),

@@ -20,7 +20,8 @@ export default workerdProject({
       d1Databases: { DB: "00000000-0000-0000-0000-000000000000" },
       r2Buckets: { IMAGES: "coloring-book-images" },
       queueConsumers: {
-        "sketch-jobs": { maxBatchTimeout: 0.05, maxRetries: 3, deadLetterQueue: "sketch-jobs-dlq" },
+        // maxBatchSize 1 mirrors workers/sketch/wrangler.toml (decision 014: one photo per invocation).
+        "sketch-jobs": { maxBatchSize: 1, maxBatchTimeout: 0.05, maxRetries: 3, deadLetterQueue: "sketch-jobs-dlq" },
         "print-jobs": { maxBatchTimeout: 0.05, maxRetries: 30, deadLetterQueue: "print-jobs-dlq" },
       },
     },

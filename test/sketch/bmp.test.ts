@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeBmpGray } from "../../workers/sketch/bmp";
 import { decodeToGrayPlane } from "../../workers/sketch/decode";
-import { isPermanent } from "../../workers/sketch/errors";
+import { isPermanent, PermanentSketchError } from "../../workers/sketch/errors";
 import { makeBmp } from "./exif-fixtures";
 
 const grey = ([r, g, b]: number[]) => (77 * r + 150 * g + 29 * b + 128) >> 8;
@@ -44,5 +44,39 @@ describe("BMP decoder", () => {
       }
     })();
     expect(isPermanent(error)).toBe(true);
+  });
+});
+
+describe("BMP decoder on hostile headers", () => {
+  const bmp = () => makeBmp(13, 7, colour, { bits: 24 });
+
+  it("refuses pixel data that the file is too short to hold, at every length", () => {
+    const whole = bmp();
+    for (let length = 0; length < whole.length; length += 7) {
+      const refusal = (() => {
+        try {
+          decodeBmpGray(whole.subarray(0, length));
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(isPermanent(refusal), `cut at ${length}`).toBe(true);
+    }
+  });
+
+  it("refuses a pixel offset pointing past the end and a header size bigger than the file", () => {
+    const offset = bmp();
+    new DataView(offset.buffer).setUint32(10, 0xfffffff0, true);
+    expect(() => decodeBmpGray(offset)).toThrow(/damaged or incomplete/);
+    const header = makeBmp(4, 4, () => [1], { bits: 8, palette: [[0, 0, 0], [255, 255, 255]] });
+    new DataView(header.buffer).setUint32(14, 0x7ffffff0, true);
+    expect(() => decodeBmpGray(header)).toThrow(/damaged or incomplete/);
+  });
+
+  it("refuses a width times height over the pixel budget without allocating it", () => {
+    const huge = bmp();
+    new DataView(huge.buffer).setInt32(18, 100_000, true);
+    new DataView(huge.buffer).setInt32(22, -100_000, true);
+    expect(() => decodeBmpGray(huge)).toThrow(PermanentSketchError);
   });
 });

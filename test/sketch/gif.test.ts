@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeToGrayPlane } from "../../workers/sketch/decode";
+import { PROCESSING_FAILURES } from "../../app/lib/constants";
+import { PermanentSketchError } from "../../workers/sketch/errors";
 import { decodeGifGray } from "../../workers/sketch/gif";
 import { makeGif } from "./exif-fixtures";
 
@@ -49,3 +51,73 @@ describe("GIF decoder (first frame)", () => {
     expect(row(9)).toEqual([blue, blue, blue, blue, blue, red, red, red, red, red]);
   });
 });
+
+describe("GIF decoder on hostile files", () => {
+  const small = () => makeGif(8, 6, index, palette);
+  /** Offset of the image descriptor (0x2c) of a makeGif file. */
+  const descriptorAt = (gif: Uint8Array) => gif.indexOf(0x2c, 13 + 256 * 3);
+
+  it("refuses a frame claiming 65535 x 65535 on an 8 x 6 screen before allocating for it", () => {
+    const gif = small();
+    const at = descriptorAt(gif);
+    gif.set([0xff, 0xff, 0xff, 0xff], at + 5); // frame width and height
+    expect(() => decodeGifGray(gif)).toThrow(PROCESSING_FAILURES.gifFrameOutsideScreen);
+  });
+
+  it("refuses a frame whose offset puts it past the screen", () => {
+    const gif = small();
+    gif.set([3, 0], descriptorAt(gif) + 1); // left = 3 with the full width
+    expect(() => decodeGifGray(gif)).toThrow(PermanentSketchError);
+  });
+
+  it("refuses an LZW code size outside 2..8 and a code beyond the table", () => {
+    const gif = small();
+    const codeSizeAt = descriptorAt(gif) + 10;
+    const badSize = gif.slice();
+    badSize[codeSizeAt] = 12;
+    expect(() => decodeGifGray(badSize)).toThrow(PROCESSING_FAILURES.gifDamaged);
+    // A clear code, one literal, then code 300 while the table's next entry is 258.
+    const packed = packCodes([256, 5, 300, 257]);
+    const badCode = new Uint8Array([...gif.subarray(0, codeSizeAt + 1), packed.length, ...packed, 0, 0x3b]);
+    expect(() => decodeGifGray(badCode)).toThrow(PROCESSING_FAILURES.gifDamaged);
+    // The same stream with a defined code (258 = the KwKwK case) decodes.
+    const goodCode = new Uint8Array([...gif.subarray(0, codeSizeAt + 1), ...[packCodes([256, 5, 258, 257])].flatMap((p) => [p.length, ...p]), 0, 0x3b]);
+    expect(decodeGifGray(goodCode).data.subarray(0, 3)).toEqual(new Uint8Array([grey(5), grey(5), grey(5)]));
+  });
+
+  it("a file cut anywhere is refused as damaged, unless every pixel arrived before the cut", () => {
+    const gif = small();
+    const whole = decodeGifGray(gif).data;
+    let refused = 0;
+    for (let length = 13; length < gif.length - 2; length++) {
+      let plane;
+      try {
+        plane = decodeGifGray(gif.subarray(0, length));
+      } catch (error) {
+        expect(error, `cut at ${length}`).toBeInstanceOf(PermanentSketchError);
+        refused++;
+        continue;
+      }
+      expect(plane.data, `cut at ${length}`).toEqual(whole);
+    }
+    expect(refused).toBeGreaterThan(gif.length - 20);
+  });
+});
+
+/** 9-bit LZW codes packed least significant bit first, as GIF stores them. */
+function packCodes(codes: number[]): number[] {
+  const out: number[] = [];
+  let bits = 0;
+  let count = 0;
+  for (const code of codes) {
+    bits |= code << count;
+    count += 9;
+    while (count >= 8) {
+      out.push(bits & 255);
+      bits >>>= 8;
+      count -= 8;
+    }
+  }
+  if (count > 0) out.push(bits & 255);
+  return out;
+}

@@ -4,6 +4,7 @@
  * or top-down. RLE-compressed and 16-bit bitmaps are refused with a clear reason. One grey byte
  * per pixel is all we allocate, read row by row from the file.
  */
+import { MAX_SOURCE_PIXELS, PROCESSING_FAILURES } from "../../app/lib/constants";
 import { PermanentSketchError } from "./errors";
 import type { GrayPlane } from "./kernel";
 
@@ -11,9 +12,8 @@ const LUMA_R = 77;
 const LUMA_G = 150;
 const LUMA_B = 29;
 
-const unsupported = (what: string) =>
-  new PermanentSketchError(`This BMP is ${what}, which we cannot convert. Please save it as JPEG or PNG and upload it again.`);
-const damaged = () => new PermanentSketchError("The BMP file is damaged or incomplete; please upload it again.");
+const unsupported = (what: string) => new PermanentSketchError(PROCESSING_FAILURES.bmpUnsupported(what));
+const damaged = () => new PermanentSketchError(PROCESSING_FAILURES.bmpDamaged);
 
 export function decodeBmpGray(bytes: Uint8Array): GrayPlane {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -27,8 +27,9 @@ export function decodeBmpGray(bytes: Uint8Array): GrayPlane {
   let paletteCount = 0;
   let paletteEntrySize = 4;
   if (headerSize === 12) {
+    // BITMAPCOREHEADER sizes are unsigned (no top-down form), as image-header.ts reads them.
     width = view.getUint16(18, true);
-    signedHeight = view.getInt16(20, true);
+    signedHeight = view.getUint16(20, true);
     bitsPerPixel = view.getUint16(24, true);
     paletteEntrySize = 3;
   } else if (headerSize >= 40 && bytes.length >= 54) {
@@ -43,6 +44,8 @@ export function decodeBmpGray(bytes: Uint8Array): GrayPlane {
   const height = Math.abs(signedHeight);
   const topDown = signedHeight < 0;
   if (width <= 0 || height <= 0) throw damaged();
+  // decode.ts refuses an over-budget header first; this keeps the decoder safe on its own.
+  if (width * height > MAX_SOURCE_PIXELS) throw new PermanentSketchError(PROCESSING_FAILURES.tooManyPixels);
 
   // Channel masks: BI_RGB implies 8-8-8; BI_BITFIELDS gives them after the 40-byte header (or in it).
   let masks = [0xff0000, 0x00ff00, 0x0000ff];

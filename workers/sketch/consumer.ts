@@ -5,12 +5,14 @@
  * Every message is settled on its own (ack or retry), so one bad photo never holds up the rest
  * of the batch. Re-running a message is harmless: a completed image is skipped, and the sketch
  * key is derived from the original's key, so a repeat overwrites the same object.
+ * images.error only ever holds a customer-facing reason (errors.ts customerReason); the internal
+ * cause (D1, R2, codec text) goes to the log.
  */
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { database, schema } from "../../app/server/db.server";
-import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/lib/constants";
+import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, PROCESSING_FAILURES, type DetailLevel } from "../../app/lib/constants";
 import { sketchKeyFor, type SketchJob } from "./contract";
-import { describeError, isPermanent, PermanentSketchError } from "./errors";
+import { customerReason, describeError, isPermanent } from "./errors";
 import { convertOriginal } from "./pipeline";
 
 export interface SketchEnv {
@@ -31,12 +33,16 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(RETRY_MAX_DELAY_SECONDS, RETRY_BASE_DELAY_SECONDS * 2 ** exponent);
 }
 
-export const GAVE_UP_REASON = "We could not convert this photo after several attempts. Please try again later.";
+/** The dead-letter (and sweep) reason: retries used up, the cause is in the log. */
+export const GAVE_UP_REASON = PROCESSING_FAILURES.gaveUp;
 
 const { images } = schema;
 
 export async function handleSketchJobs(batch: MessageBatch<unknown>, env: SketchEnv): Promise<void> {
-  // One at a time: a decoded photo can take tens of MB and the isolate has 128 MB.
+  // The sketch-jobs consumer is configured with max_batch_size = 1 (wrangler.toml, decision 014):
+  // a photo that gets the isolate killed (CPU or memory limit) makes Queues retry every unacked
+  // message of its batch, so a batch of one keeps a hostile photo from failing anyone else's.
+  // Larger batches (local tools, tests) still work, one message at a time.
   for (const message of batch.messages) await handleSketchJob(message, env);
 }
 
@@ -50,7 +56,12 @@ export async function handleSketchJob(message: Message<unknown>, env: SketchEnv)
   const db = database(env.DB);
   try {
     const row = await db.query.images.findFirst({ where: eq(images.id, imageId) });
-    if (!row) throw new PermanentSketchError(`Image ${imageId} does not exist (deleted?).`);
+    if (!row) {
+      // The book was deleted meanwhile: nothing to draw and no row to mark.
+      console.warn(`image ${imageId} no longer exists; job dropped`);
+      message.ack();
+      return;
+    }
     const detail = jobDetail(message.body);
     // Done already only if the stored page is the one at the level asked for.
     const wanted = sketchKeyFor(row.originalKey, detail);
@@ -73,12 +84,14 @@ export async function handleSketchJob(message: Message<unknown>, env: SketchEnv)
       .where(eq(images.id, imageId));
     message.ack();
   } catch (error) {
-    const reason = describeError(error);
+    const internal = describeError(error);
     if (isPermanent(error)) {
       try {
-        // Updates nothing when the row is missing, which is fine: there is nothing to mark.
-        await db.update(images).set({ processingStatus: "failed", error: reason }).where(eq(images.id, imageId));
-        console.warn(`image ${imageId} failed: ${reason}`);
+        await db
+          .update(images)
+          .set({ processingStatus: "failed", error: customerReason(error) })
+          .where(eq(images.id, imageId));
+        console.warn(`image ${imageId} failed: ${internal}`);
         message.ack();
       } catch (dbError) {
         // Could not record the failure: try again later rather than lose it.
@@ -87,18 +100,18 @@ export async function handleSketchJob(message: Message<unknown>, env: SketchEnv)
       }
       return;
     }
-    console.error(`image ${imageId}: attempt ${message.attempts} failed, will retry: ${reason}`);
-    // Best effort: the dead-letter handler quotes the last error if the retries run out.
-    await db
-      .update(images)
-      .set({ error: reason })
-      .where(eq(images.id, imageId))
-      .catch(() => undefined);
+    // Storage or a bug: only the log hears the details; the row keeps no internal text, and if
+    // the retries run out the dead-letter consumer (or the sweep) gives the customer's reason.
+    console.error(`image ${imageId}: attempt ${message.attempts} failed, will retry: ${internal}`);
     message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
   }
 }
 
-/** Messages that used up their retries: the image fails with a reason the customer can read. */
+/**
+ * Messages that used up their retries: the image fails with the customer's reason. If this
+ * consumer itself cannot reach D1, the message is retried; once those retries are gone too, the
+ * hourly sweep (app/server/processing-sweep.server.ts) still resolves the image.
+ */
 export async function handleDeadLetters(batch: MessageBatch<unknown>, env: SketchEnv): Promise<void> {
   const db = database(env.DB);
   for (const message of batch.messages) {
@@ -108,15 +121,12 @@ export async function handleDeadLetters(batch: MessageBatch<unknown>, env: Sketc
       continue;
     }
     try {
-      const row = await db.query.images.findFirst({ where: eq(images.id, imageId) });
       // A later delivery may have succeeded meanwhile; never overwrite a finished sketch.
-      if (row && row.processingStatus !== "completed") {
-        const lastError = row.error ? ` (last error: ${row.error})` : "";
-        await db
-          .update(images)
-          .set({ processingStatus: "failed", error: `${GAVE_UP_REASON}${lastError}`.slice(0, 1000) })
-          .where(eq(images.id, imageId));
-      }
+      await db
+        .update(images)
+        .set({ processingStatus: "failed", error: GAVE_UP_REASON })
+        .where(and(eq(images.id, imageId), ne(images.processingStatus, "completed")));
+      console.warn(`image ${imageId}: retries used up, marked failed`);
       message.ack();
     } catch (error) {
       console.error(`dead letter for image ${imageId}: ${describeError(error)}`);

@@ -16,7 +16,7 @@
 import decodeJpeg, { init as initJpegDecoder } from "@jsquash/jpeg/decode";
 import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
 import decodeWebp, { init as initWebpDecoder } from "@jsquash/webp/decode";
-import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
+import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX, PROCESSING_FAILURES } from "../../app/lib/constants";
 import { decodeBmpGray } from "./bmp";
 import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "./errors";
 import { applyOrientation, readJpegOrientation } from "./exif";
@@ -175,10 +175,12 @@ async function decodeRgba(bytes: Uint8Array, format: "jpeg" | "png" | "webp"): P
     else if (format === "png") image = await decodePng(buffer);
     else image = await decodeWebp(buffer);
   } catch (error) {
-    const detail = error instanceof Error && error.message ? ` (${error.message})` : "";
-    throw new PermanentSketchError(
-      `The ${format.toUpperCase()} file is damaged and could not be decoded${detail}.`,
-    );
+    // A codec that failed may have trapped half-way and left its wasm instance broken (npm run
+    // fuzz: after earlier failures, a later 1.6 KB JPEG hung the fallback decoder; on its own it
+    // failed in 13 ms). The isolate outlives this photo, so the next one gets a fresh instance.
+    delete decoderReady[format];
+    // The codec's own words are for the log (describeError quotes the cause), not the customer.
+    throw new PermanentSketchError(PROCESSING_FAILURES.codecDamaged(format.toUpperCase()), { cause: error });
   }
   // The header passed the budget; the decoded size is what we allocate from now on.
   checkPixelBudget(image.width, image.height, format);

@@ -2,16 +2,29 @@
  * GIF to a grey plane: the first frame only (an animation's later frames are not a photo of
  * their own), LZW decoded here, interlaced or not, placed on the logical screen. Transparent
  * pixels and the screen outside the frame are white paper, as they would print.
+ *
+ * Written for hostile files (issue 8): the only allocations are the screen (checked against the
+ * pixel budget) and fixed-size LZW tables. A frame must lie inside the screen, so it can never
+ * ask for more than the screen did; the LZW codes stream straight onto the screen, with no
+ * frame-sized buffer in between. Every read is bounds-checked, and data that ends inside the
+ * frame is refused as damaged rather than turned into a half-white page.
  */
+import { MAX_SOURCE_PIXELS, PROCESSING_FAILURES } from "../../app/lib/constants";
 import { PermanentSketchError } from "./errors";
 import type { GrayPlane } from "./kernel";
 
-const damaged = () => new PermanentSketchError("The GIF file is damaged or incomplete; please upload it again.");
+const damaged = () => new PermanentSketchError(PROCESSING_FAILURES.gifDamaged);
+
+/** LZW codes are at most 12 bits, so a table has 4096 entries and a string is at most 4096 long. */
+const MAX_CODES = 4096;
 
 export function decodeGifGray(bytes: Uint8Array): GrayPlane {
   if (bytes.length < 13) throw damaged();
   const width = bytes[6] | (bytes[7] << 8);
   const height = bytes[8] | (bytes[9] << 8);
+  if (width === 0 || height === 0) throw damaged();
+  // decode.ts checks the header against the budget first; this keeps the decoder safe on its own.
+  if (width * height > MAX_SOURCE_PIXELS) throw new PermanentSketchError(PROCESSING_FAILURES.tooManyPixels);
   const screenFlags = bytes[10];
   let position = 13;
   let globalPalette: Uint8Array | undefined;
@@ -25,8 +38,10 @@ export function decodeGifGray(bytes: Uint8Array): GrayPlane {
     const introducer = bytes[position++];
     if (introducer === 0x3b) break; // trailer
     if (introducer === 0x21) {
+      if (position >= bytes.length) throw damaged();
       const label = bytes[position++];
-      if (label === 0xf9 && bytes[position] >= 4) {
+      // Graphic Control Extension: block size (4), flags, delay (2), transparent index.
+      if (label === 0xf9 && position + 4 < bytes.length && bytes[position] >= 4) {
         transparent = bytes[position + 1] & 1 ? bytes[position + 4] : -1;
       }
       position = skipSubBlocks(bytes, position);
@@ -72,6 +87,11 @@ function decodeFrame(
   const frameHeight = bytes[position + 6] | (bytes[position + 7] << 8);
   const flags = bytes[position + 8];
   position += 9;
+  if (frameWidth === 0 || frameHeight === 0) throw damaged();
+  // Checked before anything is allocated: a frame outside the screen could claim 65535 x 65535.
+  if (left + frameWidth > width || top + frameHeight > height) {
+    throw new PermanentSketchError(PROCESSING_FAILURES.gifFrameOutsideScreen);
+  }
   let palette = globalPalette;
   if (flags & 0x80) {
     const count = 2 << (flags & 7);
@@ -79,48 +99,55 @@ function decodeFrame(
     position += count * 3;
   }
   if (!palette) throw damaged();
-  const indices = lzwDecode(bytes, position, frameWidth * frameHeight);
+  const grey = palette;
+
+  // Stream row r of the frame is frame row rowOrder[r]. Interlaced rows arrive in four passes:
+  // every 8th from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
+  const rowOrder = new Int32Array(frameHeight);
+  const passes = flags & 0x40 ? [[0, 8], [4, 8], [2, 4], [1, 2]] : [[0, 1]];
+  let row = 0;
+  for (const [first, step] of passes) for (let y = first; y < frameHeight; y += step) rowOrder[row++] = y;
 
   const data = new Uint8Array(width * height).fill(255);
-  const interlaced = (flags & 0x40) !== 0;
-  // Interlaced rows arrive in four passes: every 8th from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
-  const passes = interlaced ? [[0, 8], [4, 8], [2, 4], [1, 2]] : [[0, 1]];
-  let row = 0;
-  for (const [first, step] of passes) {
-    for (let y = first; y < frameHeight; y += step, row++) {
-      const screenY = top + y;
-      if (screenY >= height) continue;
-      const from = row * frameWidth;
-      for (let x = 0; x < frameWidth; x++) {
-        const screenX = left + x;
-        if (screenX >= width) break;
-        const index = indices[from + x];
-        if (index !== transparent) data[screenY * width + screenX] = palette[index];
-      }
+  let x = 0;
+  let streamRow = 0;
+  let screenRowStart = (top + rowOrder[0]) * width + left;
+  const put = (index: number) => {
+    if (index !== transparent) data[screenRowStart + x] = grey[index];
+    if (++x === frameWidth) {
+      x = 0;
+      if (++streamRow < frameHeight) screenRowStart = (top + rowOrder[streamRow]) * width + left;
     }
-  }
+  };
+  const written = lzwDecode(bytes, position, frameWidth * frameHeight, put);
+  // Nothing decoded at all is no picture; a stream that stops short but well-formed (an end
+  // code or the empty block) is what some encoders write, and the rest stays white paper.
+  if (written === 0) throw damaged();
   return { data, width, height };
 }
 
 /**
  * Variable-length-code LZW as GIF uses it (codes LSB first, 12 bits at most, clear and end
- * codes). Returns `count` palette indices; a stream that ends early leaves the rest as 0.
+ * codes). Hands at most `count` palette indices to `put`, in order, and returns how many.
+ * Refuses a code size outside 2..8, a code beyond the table, and data that runs past the end of
+ * the file before the frame is complete.
  */
-function lzwDecode(bytes: Uint8Array, position: number, count: number): Uint8Array {
+function lzwDecode(bytes: Uint8Array, position: number, count: number, put: (index: number) => void): number {
+  if (position >= bytes.length) throw damaged();
   const minimumSize = bytes[position++];
   if (minimumSize < 2 || minimumSize > 8) throw damaged();
   const clear = 1 << minimumSize;
   const end = clear + 1;
-  const prefix = new Int16Array(4096);
-  const suffix = new Uint8Array(4096);
-  const first = new Uint8Array(4096);
-  const lengths = new Uint16Array(4096);
+  const prefix = new Uint16Array(MAX_CODES);
+  const suffix = new Uint8Array(MAX_CODES);
+  const first = new Uint8Array(MAX_CODES);
+  const lengths = new Uint16Array(MAX_CODES);
+  const string = new Uint8Array(MAX_CODES);
   for (let code = 0; code < clear; code++) {
     suffix[code] = code;
     first[code] = code;
     lengths[code] = 1;
   }
-  const out = new Uint8Array(count);
   let written = 0;
   let codeSize = minimumSize + 1;
   let next = end + 1;
@@ -132,11 +159,11 @@ function lzwDecode(bytes: Uint8Array, position: number, count: number): Uint8Arr
   while (written < count) {
     while (bitCount < codeSize) {
       if (blockLeft === 0) {
-        if (position >= bytes.length) return out;
+        if (position >= bytes.length) throw damaged(); // the file ends inside the image data
         blockLeft = bytes[position++];
-        if (blockLeft === 0) return out; // end of the image data
+        if (blockLeft === 0) return written; // the encoder ended the image data here
       }
-      if (position >= bytes.length) return out;
+      if (position >= bytes.length) throw damaged();
       bits |= bytes[position++] << bitCount;
       bitCount += 8;
       blockLeft--;
@@ -154,12 +181,14 @@ function lzwDecode(bytes: Uint8Array, position: number, count: number): Uint8Arr
     if (code === end) break;
     if (previous === -1) {
       if (code >= clear) throw damaged();
-      out[written++] = code;
+      put(code);
+      written++;
       previous = code;
       continue;
     }
-    if (code > next) throw damaged();
-    if (next < 4096) {
+    // `next` itself is allowed (the KwKwK case), anything beyond it is not in the table yet.
+    if (code > next || (code === next && next >= MAX_CODES)) throw damaged();
+    if (next < MAX_CODES) {
       // The new entry is the previous string plus the first index of this one (of itself, when
       // the code is the entry being defined).
       prefix[next] = previous;
@@ -168,15 +197,14 @@ function lzwDecode(bytes: Uint8Array, position: number, count: number): Uint8Arr
       lengths[next] = lengths[previous] + 1;
       next++;
       if (next === 1 << codeSize && codeSize < 12) codeSize++;
-    } else if (code === next) {
-      throw damaged();
     }
-    // Write the string of `code` back to front.
+    // The string of `code` comes out back to front: reverse it through a fixed buffer.
     const length = lengths[code];
-    let at = written + length - 1;
-    for (let c = code; at >= written; c = prefix[c], at--) if (at < count) out[at] = suffix[c];
-    written += length;
+    for (let at = length - 1, c = code; at >= 0; at--, c = prefix[c]) string[at] = suffix[c];
+    const take = Math.min(length, count - written);
+    for (let i = 0; i < take; i++) put(string[i]);
+    written += take;
     previous = code;
   }
-  return out;
+  return written;
 }
