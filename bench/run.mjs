@@ -6,6 +6,9 @@
 //
 //   npm run bench                                  all photos, table, contact sheet
 //   npm run bench -- --image PATH --json OUT       one file; writes the figures as JSON
+//   npm run bench -- --speed [--only TEXT]         only the per-stage and same-job-vs-OpenCV tables
+//                                                  (no contact sheet, memory or PDF), photos whose
+//                                                  label contains TEXT
 //
 // Not a test: nothing here asserts. Outputs go to bench/out (gitignored).
 import { execFileSync, spawnSync } from "node:child_process";
@@ -129,9 +132,15 @@ if (option("--image")) {
   process.exit(0);
 }
 
+// --speed: the timing tables alone, for measuring a change quickly (--only narrows the photos).
+const speedOnly = args.includes("--speed");
+const only = option("--only");
+
 // ---- the landing page's download size (the single-photo mode above prints only its JSON) ----
-printLandingBundle(root);
-console.log("");
+if (!speedOnly) {
+  printLandingBundle(root);
+  console.log("");
+}
 
 // ---- the photo set ----
 const photos = [];
@@ -188,7 +197,11 @@ if (!existsSync(twelve)) {
 }
 photos.push({ label: `12 MP: ${twelveLabel}`, path: twelve, large: true });
 
+if (only) photos.splice(0, photos.length, ...photos.filter((p) => p.label.includes(only)));
+
 // ---- colourability per photo and detail level, against today's engine, and the contact sheet ----
+if (!speedOnly) await colourabilityAndContactSheet();
+async function colourabilityAndContactSheet() {
 const LEVELS = ["simple", "standard", "detailed"];
 const legacy = await legacyEngine();
 const sheetRows = [];
@@ -217,6 +230,7 @@ const sheetPath = join(out, "contact-sheet.png");
 writeFileSync(sheetPath, await codecs.contactSheet(sheetRows, 300));
 console.log(`\ncontact sheet (photo | simple | standard | detailed): ${sheetPath}`);
 if (args.includes("--sheet")) process.exit(0);
+}
 
 // ---- run ----
 const rows = [];
@@ -231,7 +245,7 @@ for (const photo of photos) {
 
 for (const row of rows) {
   row.cv = opencv(row.photo.path);
-  if (!row.photo.large) continue;
+  if (!row.photo.large || speedOnly) continue;
   // The peak of each large job in a fresh process: nothing of an earlier job counts.
   row.run.peak_mb = (await measureJobMemory(row.photo.path, { rebuild: row === rows.find((r) => r.photo.large) })).peakMB;
   if (row.cv) row.full = await bestOf(new Uint8Array(readFileSync(row.photo.path)), 3, "full");
@@ -287,7 +301,7 @@ if (compared.length) {
 console.log(`\nlarge pages: ${join(out, "*-sketch.png")}`);
 
 // ---- the print-ready PDF: build time and peak memory for 5, 15 and 50 pages ----
-await printPdfBench();
+if (!speedOnly) await printPdfBench();
 
 function findWallpapers() {
   const candidates = ["/usr/share/wallpapers", "/tmp/wp/x/usr/share/wallpapers", join(out, "wallpapers", "usr", "share", "wallpapers")];

@@ -362,9 +362,9 @@ function decodeScan(
         }
         return;
       }
-      block.fill(0);
       c.predictor += reader.signed(reader.symbol(dc));
       block[0] = c.predictor * quant![0];
+      let last = 0;
       for (let k = 1; k < 64; ) {
         const rs = reader.symbol(ac);
         const size = rs & 15;
@@ -376,9 +376,12 @@ function decodeScan(
         k += rs >> 4;
         if (k > 63) break;
         block[ZIGZAG[k]] = reader.signed(size) * quant![k];
+        last = k;
         k++;
       }
-      idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height);
+      idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, last);
+      // Zero what this block wrote (and no more), ready for the next.
+      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
       return;
     }
 
@@ -520,8 +523,11 @@ function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Ar
   for (let row = 0; row < y.blocksHigh; row++) {
     for (let column = 0; column < y.blocksWide; column++) {
       const offset = (row * luma.stride + column) * 64;
-      for (let k = 0; k < 64; k++) block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
-      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height);
+      let last = 63;
+      while (last > 0 && coefficients[offset + last] === 0) last--;
+      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
+      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, last);
+      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
     }
   }
   luma.coefficients = undefined;
