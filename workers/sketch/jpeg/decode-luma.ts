@@ -279,6 +279,9 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
   };
 }
 
+/** keepMasks[N][k] = 1 when the zigzag-k coefficient is inside the N x N an N/8 IDCT reads. */
+const keepMasks = Array.from({ length: 9 }, (_, n) => Uint8Array.from({ length: 64 }, (_, k) => ((ZIGZAG[k] & 7) < n && ZIGZAG[k] >> 3 < n ? 1 : 0)));
+
 /** Decodes one scan; returns the position of the marker after it. */
 function decodeScan(
   bytes: Uint8Array,
@@ -339,6 +342,8 @@ function decodeScan(
   const block = luma.block;
   const idct = luma.idct;
   const scale = idct.size;
+  // Coefficients the scaled IDCT reads: row and column below the scale (all of them at 8/8).
+  const keep = keepMasks[scale];
   let endOfBandRun = 0;
 
   /** One block of a component; (row, column) in blocks. */
@@ -349,36 +354,12 @@ function decodeScan(
       const ac = acTables[c.acTable]!;
       if (!isLuma) {
         reader.skip(reader.symbol(dc));
-        for (let k = 1; k < 64; ) {
-          const rs = reader.symbol(ac);
-          const size = rs & 15;
-          if (size === 0) {
-            if (rs !== 0xf0) break;
-            k += 16;
-            continue;
-          }
-          reader.skip(size);
-          k += (rs >> 4) + 1;
-        }
+        reader.skipAcCoefficients(ac);
         return;
       }
       c.predictor += reader.signed(reader.symbol(dc));
       block[0] = c.predictor * quant![0];
-      let last = 0;
-      for (let k = 1; k < 64; ) {
-        const rs = reader.symbol(ac);
-        const size = rs & 15;
-        if (size === 0) {
-          if (rs !== 0xf0) break;
-          k += 16;
-          continue;
-        }
-        k += rs >> 4;
-        if (k > 63) break;
-        block[ZIGZAG[k]] = reader.signed(size) * quant![k];
-        last = k;
-        k++;
-      }
+      const last = reader.acCoefficients(ac, block, quant!, keep, ZIGZAG);
       idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, last);
       // Zero what this block wrote (and no more), ready for the next.
       for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
