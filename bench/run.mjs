@@ -82,12 +82,16 @@ async function measure(bytes, source, detail) {
  */
 async function bestOf(bytes, runs, source = "pipeline", detail = "standard") {
   let best = { peak_mb: (await measure(bytes, source, detail)).peak_mb };
+  // The least CPU time of the runs, taken on its own (the run with the best wall time may have
+  // shared its core with a neighbour's burst of work, or with a garbage collection).
+  let cpu_ms = Infinity;
   for (let i = 0; i < runs; i++) {
     const run = await measure(bytes, source, detail);
+    cpu_ms = Math.min(cpu_ms, run.timing.cpu_ms);
     if (!best.timing || run.timing.total_ms < best.timing.total_ms) best = { ...run, peak_mb: Math.max(run.peak_mb, best.peak_mb) };
     else best.peak_mb = Math.max(best.peak_mb, run.peak_mb);
   }
-  return best;
+  return { ...best, cpu_ms };
 }
 
 function opencv(path) {
@@ -285,13 +289,13 @@ if (compared.length) {
   console.log(["photo".padEnd(44), "ours wall", "cv wall", "ratio", "ours CPU", "cv CPU", "CPU ratio", "our kernel*", "cv job*", "ratio*"].map((h, i) => (i === 0 ? h : pad(h, 12))).join(""));
   for (const { photo, run, cv, full } of compared) {
     const ratio = cv.whole_ms / run.timing.total_ms;
-    const cpuRatio = cv.whole_cpu_ms / run.timing.cpu_ms;
+    const cpuRatio = cv.whole_cpu_ms / run.cpu_ms;
     // Like for like on the kernel alone (large photos): our kernel on the full-resolution grey plane OpenCV's job gets.
     const kernel = full ? [`${full.timing.kernel_ms.toFixed(0)} ms`, `${cv.job_ms.toFixed(0)} ms`, `${(cv.job_ms / full.timing.kernel_ms).toFixed(2)}x`] : ["-", "-", "-"];
     console.log(
       photo.label.padEnd(44) +
         [`${run.timing.total_ms.toFixed(0)} ms`, `${cv.whole_ms.toFixed(0)} ms`, `${ratio.toFixed(2)}x`,
-          `${run.timing.cpu_ms.toFixed(0)} ms`, `${cv.whole_cpu_ms.toFixed(0)} ms`, `${cpuRatio.toFixed(2)}x`, ...kernel].map((v) => pad(v, 12)).join(""),
+          `${run.cpu_ms.toFixed(0)} ms`, `${cv.whole_cpu_ms.toFixed(0)} ms`, `${cpuRatio.toFixed(2)}x`, ...kernel].map((v) => pad(v, 12)).join(""),
     );
   }
   console.log("  ours = decode (our luma-only JPEG decoder with DCT scaling) + kernel + quality score + grey PNG encode, as the Worker runs it;");
