@@ -6,7 +6,7 @@
 //
 // Not a test: nothing here asserts. Bundles go to bench/out (gitignored).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -53,6 +53,7 @@ if (ref) {
     if (!existsSync(join(scratch, "workers/sketch/jpeg", name))) writeFileSync(join(scratch, "workers/sketch/jpeg", name), "export {};\n");
   }
   reference = await bundle(join(scratch, "workers/sketch/jpeg/decode-luma.ts"), join(out, "jpeg-ref.mjs"));
+  rmSync(scratch, { recursive: true, force: true });
 }
 
 // ---- the photos of `npm run bench` (made there: run it once first for the variants and wallpapers) ----

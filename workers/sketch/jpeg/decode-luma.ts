@@ -314,8 +314,9 @@ function decodeScan(
   const lumaComponent = frame.components[0];
   const hasLuma = scan.includes(lumaComponent);
 
-  // A scan without luma is read past, not decoded (its entropy data ends at the next marker).
-  if (!hasLuma) return findMarkerAfterScan(bytes, end);
+  // A scan without luma is read past, not decoded (its entropy data ends at the next marker);
+  // so is a progressive AC scan at 1/8, where each block's pixel is its DC alone.
+  if (!hasLuma || (frame.progressive && spectralStart > 0 && luma.idct.size === 1)) return findMarkerAfterScan(bytes, end);
 
   // The work this scan will do is known before it starts: its blocks times its band.
   const blocksVisited =
