@@ -30,6 +30,11 @@ export interface JobTiming {
   score_ms: number;
   encode_ms: number;
   total_ms: number;
+  /**
+   * The same span as total_ms in CPU time of this process (process.cpuUsage: user + system, GC
+   * threads included): what the job costs, whatever else the machine is running.
+   */
+  cpu_ms: number;
   score: number;
   pngBytes: number;
 }
@@ -54,13 +59,20 @@ export async function runJob(
   source: PlaneSource = "pipeline",
   detail: DetailLevel = DEFAULT_DETAIL_LEVEL,
 ): Promise<{ timing: JobTiming; page: GrayPlane; png: Uint8Array; report: QualityReport }> {
+  const cpu = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  const c0 = cpu();
   const t0 = performance.now();
   const gray = await decodeToPlane(bytes, source);
   sample("decoded");
   const r0 = performance.now();
+  const cr0 = cpu();
   const work = fitWithin(gray.width, gray.height, 3300);
   areaResize(gray, Math.ceil(work.width / 2), Math.ceil(work.height / 2));
   const resize_ms = performance.now() - r0;
+  const cr1 = cpu();
   const t1 = performance.now();
   const { sketch: page } = grayToSketch(gray, { detail });
   sample("page");
@@ -70,6 +82,7 @@ export async function runJob(
   const png = await encodeGrayPng(page);
   sample("encoded");
   const t5 = performance.now();
+  const c5 = cpu();
   return {
     page,
     png,
@@ -87,6 +100,7 @@ export async function runJob(
       score_ms: t4 - t3,
       encode_ms: t5 - t4,
       total_ms: t5 - t0 - resize_ms,
+      cpu_ms: cr0 - c0 + (c5 - cr1),
       score: report.score,
       pngBytes: png.length,
     },

@@ -696,3 +696,27 @@ export const PROCESSING_FAILURES = {
 export const PROCESSING_STUCK_MINUTES = 30;
 /** Sends to the sketch queue after which the sweep stops re-queueing a stuck image and marks it failed. */
 export const MAX_PROCESS_ATTEMPTS = 3;
+
+// JPEG decoder limits (workers/sketch/jpeg/decode-luma.ts). A hostile JPEG can be a few tens of
+// KB and still ask the decoder to walk a 24 MP frame thousands of times; these bound the work per
+// file far above what any camera or editor writes, and the messages tell the customer what to do.
+/**
+ * Scans per JPEG: libjpeg's and mozjpeg's progressive scripts write 6-10, cameras 1-10; a file
+ * with more is made to waste time, not to show a photo.
+ */
+export const JPEG_MAX_SCANS = 64;
+/**
+ * Work per JPEG, in passes over every coefficient of the frame: each block a scan visits counts
+ * its spectral band (1 for a DC scan, Se - Ss + 1 for an AC scan), blocks skipped by an
+ * end-of-band run included. A baseline JPEG is one pass, libjpeg's and mozjpeg's progressive
+ * scripts about three; eight leaves room for unusual encoders and refuses a refinement-scan bomb
+ * after about eight times the work of an ordinary photo.
+ */
+export const JPEG_MAX_COEFFICIENT_PASSES = 8;
+const SAVE_AS_ORDINARY_JPEG = "Please open it in a photo app, save it again as an ordinary JPEG and upload it again.";
+export const JPEG_LIMIT_MESSAGES = {
+  tooManyScans: `The JPEG file has more than ${JPEG_MAX_SCANS} scans, far more than any camera or photo app writes, so we do not decode it. ${SAVE_AS_ORDINARY_JPEG}`,
+  tooMuchWork: `The JPEG file would take far longer to decode than a photo of its size should (its progressive scans go over the picture again and again), so we stopped. ${SAVE_AS_ORDINARY_JPEG}`,
+  /** `what` says which part is damaged, in a few words. */
+  damaged: (what: string) => `The JPEG file is damaged (${what}) and could not be decoded.`,
+} as const;

@@ -11,7 +11,14 @@
  * Memory: baseline writes each block's pixels straight into the output plane (no coefficient
  * buffer); progressive keeps the luma coefficients (2 bytes per source pixel) until the last
  * scan, then runs the scaled IDCT over them. Chroma is never stored.
+ *
+ * Hostile files: every length, table, sampling factor and scan parameter is checked before it is
+ * used, and the work is bounded before it is done: at most JPEG_MAX_SCANS scans, and each scan's
+ * block visits times its spectral band are counted against JPEG_MAX_COEFFICIENT_PASSES passes over
+ * the frame (app/lib/constants.ts), so a small file of end-of-band runs cannot walk a 24 MP frame
+ * hundreds of times.
  */
+import { JPEG_LIMIT_MESSAGES, JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../app/lib/constants";
 import { PermanentSketchError } from "../errors";
 import { BitReader, buildHuffmanTable, findMarkerAfterScan, type HuffmanTable } from "./huffman";
 import { ScaledIdct } from "./idct";
@@ -71,9 +78,14 @@ interface Frame {
   maxV: number;
   mcusWide: number;
   mcusHigh: number;
+  /** Blocks a pass over every component visits (padded to whole MCUs): the work budget's unit. */
+  blocks: number;
 }
 
-const damaged = (what: string) => new PermanentSketchError(`The JPEG file is damaged (${what}) and could not be decoded.`);
+const damaged = (what: string) => new PermanentSketchError(JPEG_LIMIT_MESSAGES.damaged(what));
+
+/** At most this many blocks in one interleaved MCU (ITU T.81 B.2.3); libjpeg refuses more too. */
+const MAX_BLOCKS_PER_MCU = 10;
 
 /**
  * Decodes the luma of a JPEG at scale/8 of its size (scale 1..8). Orientation is not applied
@@ -88,6 +100,7 @@ export function decodeJpegLuma(bytes: Uint8Array, scale = 8): LumaPlane {
   let adobeTransform = -1;
   let frame: Frame | undefined;
   let luma: LumaState | undefined;
+  let scans = 0;
   let position = 2;
 
   while (position < bytes.length) {
@@ -114,27 +127,34 @@ export function decodeJpegLuma(bytes: Uint8Array, scale = 8): LumaPlane {
       for (let p = start; p < end; ) {
         const precision = bytes[p] >> 4;
         const id = bytes[p] & 15;
+        if (precision > 1 || id > 3) throw damaged("bad quantisation table");
+        if (p + 1 + 64 * (precision + 1) > end) throw damaged("quantisation table runs past its segment");
         p++;
         const table = new Uint16Array(64);
         for (let k = 0; k < 64; k++) {
           table[k] = precision ? (bytes[p] << 8) | bytes[p + 1] : bytes[p];
           p += precision ? 2 : 1;
         }
-        quantTables[id & 3] = table;
+        quantTables[id] = table;
       }
     } else if (marker === 0xc4) {
       for (let p = start; p < end; ) {
         const tableClass = bytes[p] >> 4;
         const id = bytes[p] & 15;
+        if (tableClass > 1 || id > 3) throw damaged("bad Huffman table");
+        if (p + 17 > end) throw damaged("Huffman table runs past its segment");
         const counts = bytes.subarray(p + 1, p + 17);
         let total = 0;
         for (let i = 0; i < 16; i++) total += counts[i];
-        const symbols = bytes.subarray(p + 17, p + 17 + total);
+        // 256 symbols at most: a byte each, and each at most once.
+        if (total > 256) throw damaged("bad Huffman table");
         if (p + 17 + total > end) throw damaged("Huffman table runs past its segment");
-        (tableClass === 0 ? dcTables : acTables)[id & 3] = buildHuffmanTable(counts, symbols);
+        const symbols = bytes.subarray(p + 17, p + 17 + total);
+        (tableClass === 0 ? dcTables : acTables)[id] = buildHuffmanTable(counts, symbols);
         p += 17 + total;
       }
     } else if (marker === 0xdd) {
+      if (length < 4) throw damaged("bad restart interval");
       restartInterval = (bytes[start] << 8) | bytes[start + 1];
     } else if (marker === 0xee && length >= 14 && String.fromCharCode(...bytes.subarray(start, start + 5)) === "Adobe") {
       adobeTransform = bytes[start + 11];
@@ -144,10 +164,11 @@ export function decodeJpegLuma(bytes: Uint8Array, scale = 8): LumaPlane {
         const kind = marker === 0xc3 || marker === 0xc7 || marker === 0xcb || marker === 0xcf ? "lossless" : marker >= 0xc9 ? "arithmetic-coded" : "hierarchical";
         throw new UnsupportedJpegError(`The JPEG is ${kind}, a rare kind we do not decode ourselves.`);
       }
-      frame = readFrame(bytes, start, marker === 0xc2, adobeTransform);
+      frame = readFrame(bytes, start, end, marker === 0xc2, adobeTransform);
       luma = startLuma(frame, scale, quantTables);
     } else if (marker === 0xda) {
       if (!frame || !luma) throw damaged("scan before the frame header");
+      if (++scans > JPEG_MAX_SCANS) throw new PermanentSketchError(JPEG_LIMIT_MESSAGES.tooManyScans);
       position = decodeScan(bytes, start, end, frame, luma, dcTables, acTables, restartInterval);
       continue;
     }
@@ -165,7 +186,8 @@ export function decodeJpegLuma(bytes: Uint8Array, scale = 8): LumaPlane {
   };
 }
 
-function readFrame(bytes: Uint8Array, start: number, progressive: boolean, adobeTransform: number): Frame {
+function readFrame(bytes: Uint8Array, start: number, end: number, progressive: boolean, adobeTransform: number): Frame {
+  if (end - start < 6) throw damaged("frame header too short");
   const precision = bytes[start];
   const height = (bytes[start + 1] << 8) | bytes[start + 2];
   const width = (bytes[start + 3] << 8) | bytes[start + 4];
@@ -175,6 +197,10 @@ function readFrame(bytes: Uint8Array, start: number, progressive: boolean, adobe
   if (count !== 1 && count !== 3) {
     throw new UnsupportedJpegError(`The JPEG has ${count} colour components (CMYK?), which we do not decode ourselves.`);
   }
+  if (end - start < 6 + count * 3) throw damaged("frame header too short");
+  // decode.ts refuses this from the file's header already; the decoder allocates from the frame
+  // it reads itself, so it checks again (a file can disagree with itself).
+  if (width * height > MAX_SOURCE_PIXELS) throw damaged("the frame is larger than its header says");
   const components: Component[] = [];
   for (let i = 0; i < count; i++) {
     const p = start + 6 + i * 3;
@@ -184,6 +210,7 @@ function readFrame(bytes: Uint8Array, start: number, progressive: boolean, adobe
     components.push({ id: bytes[p], h, v, quantTable: bytes[p + 2] & 3, blocksWide: 0, blocksHigh: 0, dcTable: 0, acTable: 0, predictor: 0 });
   }
   const ids = components.map((c) => c.id);
+  if (new Set(ids).size !== ids.length) throw damaged("two components with the same id");
   if (count === 3 && (adobeTransform === 0 || (ids[0] === 0x52 && ids[1] === 0x47 && ids[2] === 0x42))) {
     throw new UnsupportedJpegError("The JPEG stores RGB rather than YCbCr, which we do not decode ourselves.");
   }
@@ -198,6 +225,10 @@ function readFrame(bytes: Uint8Array, start: number, progressive: boolean, adobe
   }
   // A single-component frame is never interleaved: its "MCU" is one block.
   const single = count === 1;
+  const blocksPerMcu = components.reduce((sum, c) => sum + c.h * c.v, 0);
+  if (!single && blocksPerMcu > MAX_BLOCKS_PER_MCU) throw damaged("bad sampling factors");
+  const mcusWide = Math.ceil(width / (8 * (single ? 1 : maxH)));
+  const mcusHigh = Math.ceil(height / (8 * (single ? 1 : maxV)));
   return {
     progressive,
     width,
@@ -205,8 +236,9 @@ function readFrame(bytes: Uint8Array, start: number, progressive: boolean, adobe
     components,
     maxH: single ? 1 : maxH,
     maxV: single ? 1 : maxV,
-    mcusWide: Math.ceil(width / (8 * (single ? 1 : maxH))),
-    mcusHigh: Math.ceil(height / (8 * (single ? 1 : maxV))),
+    mcusWide,
+    mcusHigh,
+    blocks: single ? components[0].blocksWide * components[0].blocksHigh : mcusWide * mcusHigh * blocksPerMcu,
   };
 }
 
@@ -221,6 +253,9 @@ interface LumaState {
   coefficients?: Int16Array;
   block: Int32Array;
   quantTables: (Uint16Array | undefined)[];
+  /** Coefficient visits so far (blocks visited times their spectral band), and the most allowed. */
+  work: number;
+  workBudget: number;
 }
 
 function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | undefined)[]): LumaState {
@@ -239,8 +274,13 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
     coefficients: frame.progressive ? new Int16Array(stride * rows * 64) : undefined,
     block: new Int32Array(64),
     quantTables,
+    work: 0,
+    workBudget: JPEG_MAX_COEFFICIENT_PASSES * 64 * frame.blocks,
   };
 }
+
+/** keepMasks[N][k] = 1 when the zigzag-k coefficient is inside the N x N an N/8 IDCT reads. */
+const keepMasks = Array.from({ length: 9 }, (_, n) => Uint8Array.from({ length: 64 }, (_, k) => ((ZIGZAG[k] & 7) < n && ZIGZAG[k] >> 3 < n ? 1 : 0)));
 
 /** Decodes one scan; returns the position of the marker after it. */
 function decodeScan(
@@ -254,11 +294,13 @@ function decodeScan(
   restartInterval: number,
 ): number {
   const count = bytes[start];
+  if (count < 1 || count > frame.components.length || end - start !== 4 + count * 2) throw damaged("bad scan header");
   const scan: Component[] = [];
   for (let i = 0; i < count; i++) {
     const id = bytes[start + 1 + i * 2];
     const component = frame.components.find((c) => c.id === id);
     if (!component) throw damaged("scan names an unknown component");
+    if (scan.includes(component)) throw damaged("scan names a component twice");
     component.dcTable = bytes[start + 2 + i * 2] >> 4;
     component.acTable = bytes[start + 2 + i * 2] & 15;
     scan.push(component);
@@ -268,11 +310,19 @@ function decodeScan(
   const spectralEnd = bytes[p + 1];
   const high = bytes[p + 2] >> 4;
   const low = bytes[p + 2] & 15;
+  checkScanParameters(frame.progressive, count, spectralStart, spectralEnd, high, low);
   const lumaComponent = frame.components[0];
   const hasLuma = scan.includes(lumaComponent);
 
-  // A scan without luma is read past, not decoded (its entropy data ends at the next marker).
-  if (!hasLuma) return findMarkerAfterScan(bytes, end);
+  // A scan without luma is read past, not decoded (its entropy data ends at the next marker);
+  // so is a progressive AC scan at 1/8, where each block's pixel is its DC alone.
+  if (!hasLuma || (frame.progressive && spectralStart > 0 && luma.idct.size === 1)) return findMarkerAfterScan(bytes, end);
+
+  // The work this scan will do is known before it starts: its blocks times its band.
+  const blocksVisited =
+    count === 1 ? scan[0].blocksWide * scan[0].blocksHigh : frame.mcusWide * frame.mcusHigh * scan.reduce((sum, c) => sum + c.h * c.v, 0);
+  luma.work += blocksVisited * (frame.progressive ? spectralEnd - spectralStart + 1 : 64);
+  if (luma.work > luma.workBudget) throw new PermanentSketchError(JPEG_LIMIT_MESSAGES.tooMuchWork);
 
   const reader = new BitReader(bytes, end);
   const progressive = frame.progressive;
@@ -293,6 +343,8 @@ function decodeScan(
   const block = luma.block;
   const idct = luma.idct;
   const scale = idct.size;
+  // Coefficients the scaled IDCT reads: row and column below the scale (all of them at 8/8).
+  const keep = keepMasks[scale];
   let endOfBandRun = 0;
 
   /** One block of a component; (row, column) in blocks. */
@@ -303,36 +355,15 @@ function decodeScan(
       const ac = acTables[c.acTable]!;
       if (!isLuma) {
         reader.skip(reader.symbol(dc));
-        for (let k = 1; k < 64; ) {
-          const rs = reader.symbol(ac);
-          const size = rs & 15;
-          if (size === 0) {
-            if (rs !== 0xf0) break;
-            k += 16;
-            continue;
-          }
-          reader.skip(size);
-          k += (rs >> 4) + 1;
-        }
+        reader.skipAcCoefficients(ac);
         return;
       }
-      block.fill(0);
       c.predictor += reader.signed(reader.symbol(dc));
       block[0] = c.predictor * quant![0];
-      for (let k = 1; k < 64; ) {
-        const rs = reader.symbol(ac);
-        const size = rs & 15;
-        if (size === 0) {
-          if (rs !== 0xf0) break;
-          k += 16;
-          continue;
-        }
-        k += rs >> 4;
-        if (k > 63) break;
-        block[ZIGZAG[k]] = reader.signed(size) * quant![k];
-        k++;
-      }
-      idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height);
+      const last = reader.acCoefficients(ac, block, quant!, keep, ZIGZAG);
+      idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, last);
+      // Zero what this block wrote (and no more), ready for the next.
+      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
       return;
     }
 
@@ -451,6 +482,19 @@ function decodeScan(
   return reader.endOfScan();
 }
 
+/**
+ * Scan parameters as ITU T.81 G.1.1.1.1 and libjpeg require them: Ss <= Se <= 63 and Al <= 13
+ * always; in a progressive JPEG a DC scan has Se = 0, an AC scan holds one component, and a
+ * refinement scan adds one bit (Al = Ah - 1).
+ */
+function checkScanParameters(progressive: boolean, count: number, ss: number, se: number, ah: number, al: number): void {
+  if (ss > se || se > 63) throw damaged("bad spectral selection in a scan");
+  if (ah > 13 || al > 13) throw damaged("bad successive approximation in a scan");
+  if (!progressive) return;
+  if (ss === 0 ? se !== 0 : count !== 1) throw damaged("bad progressive scan");
+  if (ah !== 0 && al !== ah - 1) throw damaged("bad successive approximation in a scan");
+}
+
 function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Array | undefined)[]): void {
   const y = frame.components[0];
   const quant = quantTables[y.quantTable];
@@ -461,8 +505,11 @@ function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Ar
   for (let row = 0; row < y.blocksHigh; row++) {
     for (let column = 0; column < y.blocksWide; column++) {
       const offset = (row * luma.stride + column) * 64;
-      for (let k = 0; k < 64; k++) block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
-      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height);
+      let last = 63;
+      while (last > 0 && coefficients[offset + last] === 0) last--;
+      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
+      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, last);
+      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
     }
   }
   luma.coefficients = undefined;

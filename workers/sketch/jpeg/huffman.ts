@@ -60,9 +60,10 @@ export class BitReader {
     this.position = position;
   }
 
+  /** Tops the buffer up with whole bytes to 25-32 bits: a symbol and its value (16 + 11) at most. */
   private fill(): void {
     const bytes = this.bytes;
-    while (this.count <= 16) {
+    while (this.count <= 24) {
       let byte = 0;
       const position = this.position;
       if (position < bytes.length) {
@@ -121,6 +122,11 @@ export class BitReader {
       this.count -= entry >> 8;
       return entry & 0xff;
     }
+    return this.longSymbol(table);
+  }
+
+  /** A code longer than the look-up's bits (at least 16 bits are in the buffer). */
+  private longSymbol(table: HuffmanTable): number {
     const { maxCode } = table;
     for (let length = LOOKUP_BITS + 1; length <= 16; length++) {
       const code = (this.buffer >>> (this.count - length)) & ((1 << length) - 1);
@@ -130,6 +136,102 @@ export class BitReader {
       }
     }
     throw new PermanentSketchError("The JPEG file is damaged (bad Huffman code).");
+  }
+
+  /**
+   * A sequential block's AC coefficients (after its DC), dequantised into `block` at their
+   * natural positions, for the coefficients `keep` marks (the scaled IDCT reads no others; the
+   * rest are read past). Returns the zigzag index of the last one stored (0 when none).
+   *
+   * The hot loop of a baseline decode, so the bit buffer lives in locals here and is written
+   * back only to refill and at the end.
+   */
+  acCoefficients(table: HuffmanTable, block: Int32Array, quant: Uint16Array, keep: Uint8Array, zigzag: Uint8Array): number {
+    const lookup = table.lookup;
+    let buffer = this.buffer;
+    let count = this.count;
+    let last = 0;
+    for (let k = 1; k < 64; ) {
+      if (count < 16) {
+        this.count = count;
+        this.fill();
+        buffer = this.buffer;
+        count = this.count;
+      }
+      let rs: number;
+      const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
+      if (entry !== 0) {
+        count -= entry >> 8;
+        rs = entry & 0xff;
+      } else {
+        this.count = count;
+        rs = this.longSymbol(table);
+        count = this.count;
+      }
+      const size = rs & 15;
+      if (size === 0) {
+        if (rs !== 0xf0) break; // end of block
+        k += 16;
+        continue;
+      }
+      k += rs >> 4;
+      if (count < size) {
+        this.count = count;
+        this.fill();
+        buffer = this.buffer;
+        count = this.count;
+      }
+      count -= size;
+      if (k > 63) break;
+      if (keep[k] !== 0) {
+        const bits = (buffer >>> count) & ((1 << size) - 1);
+        block[zigzag[k]] = (bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits) * quant[k];
+        last = k;
+      }
+      k++;
+    }
+    this.count = count;
+    return last;
+  }
+
+  /** Reads past a sequential block's AC coefficients (a chroma block, not kept). */
+  skipAcCoefficients(table: HuffmanTable): void {
+    const lookup = table.lookup;
+    let buffer = this.buffer;
+    let count = this.count;
+    for (let k = 1; k < 64; ) {
+      if (count < 16) {
+        this.count = count;
+        this.fill();
+        buffer = this.buffer;
+        count = this.count;
+      }
+      let rs: number;
+      const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
+      if (entry !== 0) {
+        count -= entry >> 8;
+        rs = entry & 0xff;
+      } else {
+        this.count = count;
+        rs = this.longSymbol(table);
+        count = this.count;
+      }
+      const size = rs & 15;
+      if (size === 0) {
+        if (rs !== 0xf0) break;
+        k += 16;
+        continue;
+      }
+      if (count < size) {
+        this.count = count;
+        this.fill();
+        buffer = this.buffer;
+        count = this.count;
+      }
+      count -= size;
+      k += (rs >> 4) + 1;
+    }
+    this.count = count;
   }
 
   /**

@@ -25,6 +25,45 @@ function tableFor(size: number): Float64Array {
   return table;
 }
 
+/**
+ * For the highest zigzag index k holding a non-zero coefficient, the number of coefficient
+ * columns (u) and rows (v) that can be non-zero: 1 + the largest u and v among zigzag 0..k.
+ * Decoders track k as they place coefficients, and the IDCT skips what must be zero.
+ */
+export const ZIGZAG_COLUMNS = new Uint8Array(64);
+export const ZIGZAG_ROWS = new Uint8Array(64);
+{
+  const zigzag = [
+    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
+    28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
+    54, 47, 55, 62, 63,
+  ];
+  let columns = 0;
+  let rows = 0;
+  for (let k = 0; k < 64; k++) {
+    columns = Math.max(columns, (zigzag[k] & 7) + 1);
+    rows = Math.max(rows, (zigzag[k] >> 3) + 1);
+    ZIGZAG_COLUMNS[k] = columns;
+    ZIGZAG_ROWS[k] = rows;
+  }
+}
+
+/**
+ * Full size (8 x 8) uses the Arai-Agui-Nakajima factorisation of the 8-point IDCT (5 products
+ * per pass instead of 64): its inputs are pre-scaled by s(u) s(v) / 8, with s(0) = 1 and
+ * s(k) = √2 cos(kπ/16), the /8 being JPEG's normalisation of the 2-D transform.
+ */
+const AAN_SCALE = new Float64Array(64);
+{
+  const s = (k: number) => (k === 0 ? 1 : Math.SQRT2 * Math.cos((k * Math.PI) / 16));
+  for (let v = 0; v < 8; v++) for (let u = 0; u < 8; u++) AAN_SCALE[v * 8 + u] = (s(u) * s(v)) / 8;
+}
+const SQRT2 = Math.SQRT2;
+/** 2 cos(π/8), 2 (cos(π/8) - cos(3π/8)), -2 (cos(π/8) + cos(3π/8)): the odd part's rotation. */
+const AAN_C2 = 2 * Math.cos(Math.PI / 8);
+const AAN_C2_MINUS_C6 = 2 * (Math.cos(Math.PI / 8) - Math.cos((3 * Math.PI) / 8));
+const AAN_MINUS_C2_PLUS_C6 = -2 * (Math.cos(Math.PI / 8) + Math.cos((3 * Math.PI) / 8));
+
 export class ScaledIdct {
   readonly size: number;
   private readonly table: Float64Array;
@@ -34,56 +73,199 @@ export class ScaledIdct {
     if (!(size >= 1 && size <= 8)) throw new RangeError(`IDCT size ${size} is not 1..8`);
     this.size = size;
     this.table = tableFor(size);
-    this.rows = new Float64Array(size * size);
+    this.rows = new Float64Array(size === 8 ? 64 + 8 : size * size);
   }
 
   /**
    * block: dequantised coefficients in natural order (row v, column u at v * 8 + u).
    * Writes the N x N pixels at (x0, y0) of the plane, clipped to width x height.
+   * lastZigzag: the highest zigzag index that may be non-zero (63 when unknown): coefficients
+   * past it are zero, so their columns and rows are skipped.
    */
-  run(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, width: number, height: number): void {
+  run(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, width: number, height: number, lastZigzag = 63): void {
     const n = this.size;
     const table = this.table;
     const rows = this.rows;
     const w = Math.min(n, width - x0);
     const h = Math.min(n, height - y0);
     if (w <= 0 || h <= 0) return;
+    const columnCount = Math.min(n, ZIGZAG_COLUMNS[lastZigzag]);
+    const rowCount = Math.min(n, ZIGZAG_ROWS[lastZigzag]);
+
+    if (columnCount === 1 && rowCount === 1) {
+      // DC only: one grey for the whole block (the most common block in smooth areas).
+      const sum = 128.5 + table[0] * (block[0] * table[0]);
+      const value = sum <= 0 ? 0 : sum >= 255 ? 255 : sum | 0;
+      for (let y = 0; y < h; y++) plane.fill(value, (y0 + y) * stride + x0, (y0 + y) * stride + x0 + w);
+      return;
+    }
+    if (n === 8) {
+      this.fullSize(block, plane, stride, x0, y0, w, h, columnCount);
+      return;
+    }
+
+    // Each 1-D pass splits the sum into even and odd frequencies: cos((2(N-1-x)+1)uπ/2N) is
+    // (-1)^u cos((2x+1)uπ/2N), so the outputs x and N-1-x are even + odd and even - odd, and
+    // half the products do for both.
+    const half = (n + 1) >> 1;
 
     // Rows (frequency v) first: each is an N-point IDCT over u.
-    let nonZeroRows = 0;
-    for (let v = 0; v < n; v++) {
+    for (let v = 0; v < rowCount; v++) {
       const base = v * 8;
+      const out = v * n;
       let ac = false;
-      for (let u = 1; u < n; u++) {
+      for (let u = 1; u < columnCount; u++) {
         if (block[base + u] !== 0) {
           ac = true;
           break;
         }
       }
-      const out = v * n;
       if (!ac) {
         const value = block[base] * table[0];
-        if (value !== 0) nonZeroRows = v + 1;
         for (let x = 0; x < n; x++) rows[out + x] = value;
         continue;
       }
-      nonZeroRows = v + 1;
-      for (let x = 0; x < n; x++) {
-        let sum = 0;
+      for (let x = 0; x < half; x++) {
         const t = x * n;
-        for (let u = 0; u < n; u++) sum += table[t + u] * block[base + u];
-        rows[out + x] = sum;
+        let even = 0;
+        let odd = 0;
+        for (let u = 0; u < columnCount; u += 2) even += table[t + u] * block[base + u];
+        for (let u = 1; u < columnCount; u += 2) odd += table[t + u] * block[base + u];
+        rows[out + x] = even + odd;
+        if (n - 1 - x !== x) rows[out + n - 1 - x] = even - odd;
       }
     }
 
-    // Then columns (over v), level shift and clamp.
-    for (let y = 0; y < h; y++) {
+    // Then columns (over v), level shift and clamp; output rows y and N-1-y together.
+    for (let y = 0; y < half && y < h; y++) {
       const t = y * n;
-      const target = (y0 + y) * stride + x0;
+      const mirror = n - 1 - y;
+      const top = (y0 + y) * stride + x0;
+      const bottom = mirror !== y && mirror < h ? (y0 + mirror) * stride + x0 : -1;
       for (let x = 0; x < w; x++) {
-        let sum = 128.5;
-        for (let v = 0; v < nonZeroRows; v++) sum += table[t + v] * rows[v * n + x];
-        plane[target + x] = sum <= 0 ? 0 : sum >= 255 ? 255 : sum | 0;
+        let even = 128.5;
+        let odd = 0;
+        for (let v = 0; v < rowCount; v += 2) even += table[t + v] * rows[v * n + x];
+        for (let v = 1; v < rowCount; v += 2) odd += table[t + v] * rows[v * n + x];
+        const upper = even + odd;
+        plane[top + x] = upper <= 0 ? 0 : upper >= 255 ? 255 : upper | 0;
+        if (bottom >= 0) {
+          const lower = even - odd;
+          plane[bottom + x] = lower <= 0 ? 0 : lower >= 255 ? 255 : lower | 0;
+        }
+      }
+    }
+  }
+
+  /** 8 x 8 by AAN: columns (over v) into the workspace, then rows (over u) to pixels. */
+  private fullSize(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, w: number, h: number, columnCount: number): void {
+    const ws = this.rows;
+    for (let u = 0; u < 8; u++) {
+      if (u >= columnCount) {
+        for (let v = 0; v < 64; v += 8) ws[v + u] = 0;
+        continue;
+      }
+      if (block[8 + u] === 0 && block[16 + u] === 0 && block[24 + u] === 0 && block[32 + u] === 0 && block[40 + u] === 0 && block[48 + u] === 0 && block[56 + u] === 0) {
+        const dc = block[u] * AAN_SCALE[u];
+        for (let v = 0; v < 64; v += 8) ws[v + u] = dc;
+        continue;
+      }
+      // Even part (inputs 0, 2, 4, 6).
+      const d0 = block[u] * AAN_SCALE[u];
+      const d2 = block[16 + u] * AAN_SCALE[16 + u];
+      const d4 = block[32 + u] * AAN_SCALE[32 + u];
+      const d6 = block[48 + u] * AAN_SCALE[48 + u];
+      const sum04 = d0 + d4;
+      const diff04 = d0 - d4;
+      const sum26 = d2 + d6;
+      const rot26 = (d2 - d6) * SQRT2 - sum26;
+      const e0 = sum04 + sum26;
+      const e3 = sum04 - sum26;
+      const e1 = diff04 + rot26;
+      const e2 = diff04 - rot26;
+      // Odd part (inputs 1, 3, 5, 7).
+      const d1 = block[8 + u] * AAN_SCALE[8 + u];
+      const d3 = block[24 + u] * AAN_SCALE[24 + u];
+      const d5 = block[40 + u] * AAN_SCALE[40 + u];
+      const d7 = block[56 + u] * AAN_SCALE[56 + u];
+      const z13 = d5 + d3;
+      const z10 = d5 - d3;
+      const z11 = d1 + d7;
+      const z12 = d1 - d7;
+      const o7 = z11 + z13;
+      const o11 = (z11 - z13) * SQRT2;
+      const z5 = (z10 + z12) * AAN_C2;
+      const o6 = AAN_MINUS_C2_PLUS_C6 * z10 + z5 - o7;
+      const o5 = o11 - o6;
+      const o4 = AAN_C2_MINUS_C6 * z12 - z5 + o5;
+      ws[u] = e0 + o7;
+      ws[56 + u] = e0 - o7;
+      ws[8 + u] = e1 + o6;
+      ws[48 + u] = e1 - o6;
+      ws[16 + u] = e2 + o5;
+      ws[40 + u] = e2 - o5;
+      ws[32 + u] = e3 + o4;
+      ws[24 + u] = e3 - o4;
+    }
+    const out = ws; // 8 spare entries after the workspace hold a clipped row
+    for (let y = 0; y < h; y++) {
+      const r = y * 8;
+      const target = (y0 + y) * stride + x0;
+      if (columnCount === 1) {
+        const sum = ws[r] + 128.5;
+        plane.fill(sum <= 0 ? 0 : sum >= 255 ? 255 : sum | 0, target, target + w);
+        continue;
+      }
+      const sum04 = ws[r] + ws[r + 4];
+      const diff04 = ws[r] - ws[r + 4];
+      const sum26 = ws[r + 2] + ws[r + 6];
+      const rot26 = (ws[r + 2] - ws[r + 6]) * SQRT2 - sum26;
+      // The level shift rides on the even part: every output gets exactly one e term.
+      const e0 = sum04 + sum26 + 128.5;
+      const e3 = sum04 - sum26 + 128.5;
+      const e1 = diff04 + rot26 + 128.5;
+      const e2 = diff04 - rot26 + 128.5;
+      const z13 = ws[r + 5] + ws[r + 3];
+      const z10 = ws[r + 5] - ws[r + 3];
+      const z11 = ws[r + 1] + ws[r + 7];
+      const z12 = ws[r + 1] - ws[r + 7];
+      const o7 = z11 + z13;
+      const o11 = (z11 - z13) * SQRT2;
+      const z5 = (z10 + z12) * AAN_C2;
+      const o6 = AAN_MINUS_C2_PLUS_C6 * z10 + z5 - o7;
+      const o5 = o11 - o6;
+      const o4 = AAN_C2_MINUS_C6 * z12 - z5 + o5;
+      const p0 = e0 + o7;
+      const p1 = e1 + o6;
+      const p2 = e2 + o5;
+      const p3 = e3 - o4;
+      const p4 = e3 + o4;
+      const p5 = e2 - o5;
+      const p6 = e1 - o6;
+      const p7 = e0 - o7;
+      if (w === 8) {
+        plane[target] = p0 <= 0 ? 0 : p0 >= 255 ? 255 : p0 | 0;
+        plane[target + 1] = p1 <= 0 ? 0 : p1 >= 255 ? 255 : p1 | 0;
+        plane[target + 2] = p2 <= 0 ? 0 : p2 >= 255 ? 255 : p2 | 0;
+        plane[target + 3] = p3 <= 0 ? 0 : p3 >= 255 ? 255 : p3 | 0;
+        plane[target + 4] = p4 <= 0 ? 0 : p4 >= 255 ? 255 : p4 | 0;
+        plane[target + 5] = p5 <= 0 ? 0 : p5 >= 255 ? 255 : p5 | 0;
+        plane[target + 6] = p6 <= 0 ? 0 : p6 >= 255 ? 255 : p6 | 0;
+        plane[target + 7] = p7 <= 0 ? 0 : p7 >= 255 ? 255 : p7 | 0;
+      } else {
+        // The right edge of the image: only the first w pixels exist.
+        out[64] = p0;
+        out[65] = p1;
+        out[66] = p2;
+        out[67] = p3;
+        out[68] = p4;
+        out[69] = p5;
+        out[70] = p6;
+        out[71] = p7;
+        for (let x = 0; x < w; x++) {
+          const p = out[64 + x];
+          plane[target + x] = p <= 0 ? 0 : p >= 255 ? 255 : p | 0;
+        }
       }
     }
   }
