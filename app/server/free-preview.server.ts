@@ -9,7 +9,7 @@
  */
 import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import { PREVIEW_API_MESSAGES, PREVIEW_MESSAGES } from "~/lib/constants";
-import { debugKeysFor } from "../../workers/sketch/contract";
+import { debugKeysFor, type ConvertOutcome } from "../../workers/sketch/contract";
 import type { Database } from "./db.server";
 import { uploads, type Upload } from "./db/schema";
 import { isLocalEnvironment, type Env } from "./env.server";
@@ -31,12 +31,6 @@ async function requirePreviewUpload(db: Database, sessionId: string, key: string
   return upload;
 }
 
-/** A short customer-facing reason from whatever the sketch Worker threw. */
-function conversionFailureMessage(error: unknown): string {
-  const text = error instanceof Error ? error.message.replace(/\s+/g, " ").trim() : "";
-  return text && text.length <= 300 ? text : PREVIEW_MESSAGES.conversionErrorDefault;
-}
-
 /**
  * Converts the uploaded photo `key` and answers the sketch's URL. A photo already converted is
  * answered again without counting; a failure marks the upload `failed` with its reason (422).
@@ -56,14 +50,20 @@ export async function convertUpload(
   await countDailyUse(env, db, "free-conversion", requester, now);
 
   const debug = debugViewEnabled(env);
-  let result;
+  let outcome: ConvertOutcome;
   try {
-    result = await env.SKETCHER.convert(upload.key, { debug });
+    outcome = await env.SKETCHER.convert(upload.key, { debug });
   } catch (error) {
-    const message = conversionFailureMessage(error);
-    await db.update(uploads).set({ status: "failed", error: message }).where(eq(uploads.key, upload.key));
-    throw jsonError(422, message);
+    // The call itself failed (the sketch Worker was killed, a lost connection): the platform's
+    // words are for the log, the customer gets ours.
+    console.error(`free preview: converting ${upload.key} failed in the platform`, error);
+    outcome = { ok: false, reason: PREVIEW_MESSAGES.conversionErrorDefault };
   }
+  if (!outcome.ok) {
+    await db.update(uploads).set({ status: "failed", error: outcome.reason }).where(eq(uploads.key, upload.key));
+    throw jsonError(422, outcome.reason);
+  }
+  const { result } = outcome;
   await db
     .update(uploads)
     .set({

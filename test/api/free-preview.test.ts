@@ -6,10 +6,12 @@ import {
   FREE_TICKETS_PER_DAY_PER_SESSION,
   MESSAGES,
   PREVIEW_API_MESSAGES,
+  PREVIEW_MESSAGES,
 } from "~/lib/constants";
 import { cleanUpFreePreviews } from "~/server/cleanup.server";
 import { database } from "~/server/db.server";
-import { latestDebugTimestamp, serveDebugFile } from "~/server/free-preview.server";
+import { convertUpload, latestDebugTimestamp, serveDebugFile } from "~/server/free-preview.server";
+import type { Env } from "~/server/env.server";
 import { countDailyUse, type Requester } from "~/server/preview-limits.server";
 import { dbRun, makePng, r2Keys, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor } from "./preview-helpers";
@@ -264,5 +266,29 @@ describe("cleanup of free-preview uploads", () => {
     await runCron(new Date(NOW.getTime() + 23 * 3600_000));
     expect(await uploadStatus(key)).toBeNull();
     expect(await env.IMAGES.head(key)).toBeNull();
+  });
+});
+
+describe("a conversion the platform kills", () => {
+  it("tells the customer our words and marks the upload failed, never the platform's message", async () => {
+    const key = `originals/${crypto.randomUUID()}.png`;
+    const sessionId = `session-${crypto.randomUUID()}`;
+    await env.IMAGES.put(key, await makePng(64, 48));
+    await dbRun(
+      `INSERT INTO uploads (key, session_id, filename, size, mime_type, width, height, status)
+       VALUES (?, ?, 'photo.png', 100, 'image/png', 64, 48, 'uploaded')`,
+      key,
+      sessionId,
+    );
+    // What an RPC call answers when the sketch Worker's isolate is killed mid-conversion.
+    const dying = { ...env, SKETCHER: { convert: () => Promise.reject(new Error("Network connection lost.")) } } as unknown as Env;
+    const requester: Requester = { sessionId, addressHash: "test-address" };
+
+    const refusal = await convertUpload(dying, database(env.DB), requester, key, new Date()).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Response);
+    expect((refusal as Response).status).toBe(422);
+    expect(((await (refusal as Response).json()) as ApiError).message).toBe(PREVIEW_MESSAGES.conversionErrorDefault);
+    const row = await env.DB.prepare("SELECT status, error FROM uploads WHERE key = ?").bind(key).first();
+    expect(row).toEqual({ status: "failed", error: PREVIEW_MESSAGES.conversionErrorDefault });
   });
 });

@@ -263,18 +263,20 @@ describe("Sketcher RPC", () => {
     const originalKey = "originals/preview-abc123.png";
     await env.IMAGES.put(originalKey, await toPng(syntheticPhoto(320, 200, 14)));
     const sketcher = new Sketcher(createExecutionContext(), sketchEnv);
-    const result = await sketcher.convert(originalKey);
+    const outcome = await sketcher.convert(originalKey);
+    if (!outcome.ok) throw new Error(outcome.reason);
+    const { result } = outcome;
     expect(result).toMatchObject({ sketchKey: sketchKeyFor("originals/preview-abc123"), width: 320, height: 200 });
     expect(result.qualityScore).toBeGreaterThan(0);
     expect((await storedPng(result.sketchKey)).image.width).toBe(320);
     // Asking again returns the same answer from the stored sketch.
-    expect(await sketcher.convert(originalKey)).toEqual(result);
+    expect(await sketcher.convert(originalKey)).toEqual({ ok: true, result });
   });
 
-  it("throws a readable error for something that is not a photo", async () => {
+  it("answers a readable reason for something that is not a photo", async () => {
     await env.IMAGES.put("originals/not-a-photo", new TextEncoder().encode("hello"));
     const sketcher = new Sketcher(createExecutionContext(), sketchEnv);
-    await expect(sketcher.convert("originals/not-a-photo")).rejects.toThrow(/not a photo we can read/);
-    await expect(sketcher.convert("originals/never-uploaded")).rejects.toThrow(/missing from storage/);
+    expect(await sketcher.convert("originals/not-a-photo")).toEqual({ ok: false, reason: expect.stringMatching(/not a photo we can read/) });
+    expect(await sketcher.convert("originals/never-uploaded")).toEqual({ ok: false, reason: expect.stringMatching(/missing from storage/) });
   });
 });

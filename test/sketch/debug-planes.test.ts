@@ -41,7 +41,9 @@ describe("Sketcher.convert with debug", () => {
     const originalKey = "originals/debug-run";
     await env.IMAGES.put(originalKey, await toPng(syntheticPhoto(300, 200, 7)));
     const sketcher = new Sketcher(createExecutionContext(), sketchEnv);
-    const result = await sketcher.convert(originalKey, { debug: true });
+    const outcome = await sketcher.convert(originalKey, { debug: true });
+    if (!outcome.ok) throw new Error(outcome.reason);
+    const { result } = outcome;
     expect(result.debug).toEqual(debugKeysFor(originalKey));
     expect(result.debug).toEqual({ imageKey: "debug/debug-run-image.png", maskKey: "debug/debug-run-mask.png" });
     for (const key of [result.debug!.imageKey, result.debug!.maskKey]) {
@@ -52,6 +54,6 @@ describe("Sketcher.convert with debug", () => {
     }
     // Without the flag nothing extra is made or answered.
     const plain = await sketcher.convert(originalKey);
-    expect(plain.debug).toBeUndefined();
+    expect(plain.ok && plain.result.debug).toBeUndefined();
   });
 });

@@ -32,10 +32,18 @@ export interface DebugPlaneKeys {
   maskKey: string;
 }
 
+/**
+ * A conversion's answer: the page, or why not in words a customer can read. A result, not a
+ * thrown error, because an error crossing RPC keeps only its text: the app could not tell our
+ * reasons from the platform's own (a killed isolate, a lost connection), which must never reach
+ * a customer as they are.
+ */
+export type ConvertOutcome = { ok: true; result: ConvertResult } | { ok: false; reason: string };
+
 /** The sketch Worker's RPC entrypoint (service binding SKETCHER, entrypoint "Sketcher"). */
 export interface SketcherRpc {
   /** Converts an original already stored in R2 and stores the sketch; used by the free preview. */
-  convert(originalKey: string, options?: ConvertOptions): Promise<ConvertResult>;
+  convert(originalKey: string, options?: ConvertOptions): Promise<ConvertOutcome>;
 }
 
 export const ORIGINALS_PREFIX = "originals/";

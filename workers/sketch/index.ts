@@ -8,7 +8,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { DEAD_LETTER_QUEUE, handleDeadLetters, handleSketchJobs, SKETCH_QUEUE } from "./consumer";
 import { PREVIEW_MESSAGES } from "../../app/lib/constants";
-import type { ConvertOptions, ConvertResult, SketcherRpc, SketchJob } from "./contract";
+import type { ConvertOptions, ConvertOutcome, SketcherRpc, SketchJob } from "./contract";
 import { isPermanent } from "./errors";
 import { convertOriginal } from "./pipeline";
 import type { PrintJob } from "./pdf/contract";
@@ -21,17 +21,17 @@ type WorkerEnv = PrintEnv;
 export class Sketcher extends WorkerEntrypoint<WorkerEnv> implements SketcherRpc {
   /**
    * Converts an original already in R2 and stores its sketch at sketchKeyFor(originalKey).
-   * Throws with a customer-readable message when the photo cannot be converted; anything
-   * else (a bug, storage trouble) is logged here and reaches the caller as a generic message.
-   * `debug` also stores the intermediate planes for the debug view.
+   * A photo that cannot be converted answers its customer-readable reason; anything else (a bug,
+   * storage trouble) is logged here and answers the generic one. `debug` also stores the
+   * intermediate planes for the debug view.
    */
-  async convert(originalKey: string, options: ConvertOptions = {}): Promise<ConvertResult> {
+  async convert(originalKey: string, options: ConvertOptions = {}): Promise<ConvertOutcome> {
     try {
-      return await convertOriginal(this.env.IMAGES, originalKey, { debug: options.debug === true });
+      return { ok: true, result: await convertOriginal(this.env.IMAGES, originalKey, { debug: options.debug === true }) };
     } catch (error) {
-      if (isPermanent(error)) throw error;
+      if (isPermanent(error)) return { ok: false, reason: error.message };
       console.error("free preview conversion failed", originalKey, error);
-      throw new Error(PREVIEW_MESSAGES.conversionErrorDefault);
+      return { ok: false, reason: PREVIEW_MESSAGES.conversionErrorDefault };
     }
   }
 }
