@@ -37,7 +37,24 @@ const { images } = schema;
 
 export async function handleSketchJobs(batch: MessageBatch<unknown>, env: SketchEnv): Promise<void> {
   // One at a time: a decoded photo can take tens of MB and the isolate has 128 MB.
-  for (const message of batch.messages) await handleSketchJob(message, env);
+  for (const message of batch.messages) {
+    await yieldToSockets();
+    await handleSketchJob(message, env);
+  }
+}
+
+/**
+ * Lets the runtime look at its sockets before the next photo is drawn. A conversion is a chain
+ * of in-process steps (R2, D1, wasm) that never leaves the runtime's run queue empty, and the
+ * runtime only polls its sockets (and fires its timers) when that queue is empty. Under
+ * `wrangler dev` the app and this Worker share one runtime thread: drawing a batch back to back
+ * while visitors upload kept requests unread for seconds, and a request that wrangler's proxy
+ * had written on a reused keep-alive connection was then dropped unread when the server's 5 s
+ * idle timer fired in the same poll (503 "Your worker restarted mid-request", issue 8). A timer
+ * wait is the one await that needs that poll, so each photo now starts only after it.
+ */
+function yieldToSockets(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 export async function handleSketchJob(message: Message<unknown>, env: SketchEnv): Promise<void> {
