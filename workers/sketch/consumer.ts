@@ -44,14 +44,14 @@ export async function handleSketchJobs(batch: MessageBatch<unknown>, env: Sketch
 }
 
 /**
- * Lets the runtime look at its sockets before the next photo is drawn. A conversion is a chain
- * of in-process steps (R2, D1, wasm) that never leaves the runtime's run queue empty, and the
- * runtime only polls its sockets (and fires its timers) when that queue is empty. Under
- * `wrangler dev` the app and this Worker share one runtime thread: drawing a batch back to back
- * while visitors upload kept requests unread for seconds, and a request that wrangler's proxy
- * had written on a reused keep-alive connection was then dropped unread when the server's 5 s
- * idle timer fired in the same poll (503 "Your worker restarted mid-request", issue 8). A timer
- * wait is the one await that needs that poll, so each photo now starts only after it.
+ * Lets the runtime poll its sockets before the next photo is drawn. Under `wrangler dev` the app
+ * and this Worker share one workerd thread, and a conversion is a chain of in-process steps (R2,
+ * D1, wasm) that keeps that thread's run queue busy; kj checks sockets and timers once the queue
+ * has drained. With a batch drawn back to back during a burst of uploads, requests sat unread in
+ * the app's socket for seconds, and one that wrangler's proxy had written on a reused keep-alive
+ * connection was dropped unread when kj's 5 s idle-connection timer fired in the same poll: the
+ * proxy answers that with 503 "Your worker restarted mid-request" (issue 8, `npm run load`).
+ * A timer wait only ends after such a poll, so no more than one photo runs between two polls.
  */
 function yieldToSockets(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
