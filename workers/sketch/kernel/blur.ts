@@ -50,7 +50,7 @@ export function reducedSigma(sigma: number, scale: number): number {
 /** Means of factor × factor blocks (a partial block at the right or bottom averages what it has). */
 export function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
   const { width, height, data } = plane;
-  if (factor === 1) return { ...plane, data: data.slice() };
+  if (factor === 1) return { data: data.slice(), width, height, scale: plane.scale };
   const outWidth = Math.ceil(width / factor);
   const outHeight = Math.ceil(height / factor);
   const out = new Uint16Array(outWidth * outHeight);

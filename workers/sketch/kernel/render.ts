@@ -40,19 +40,28 @@ class UpsampledRows {
   bottom: Int32Array;
   private topIndex = -1;
   private bottomIndex = -1;
+  // The plane's and the taps' arrays and sizes as fields of their own, not the plane object: the
+  // plane objects are made per photo, and optimised code that held one would be thrown away (and
+  // compiled again) once it is garbage.
+  private readonly data: Uint16Array;
+  private readonly planeWidth: number;
+  private readonly planeHeight: number;
+  private readonly index: Int32Array;
+  private readonly weight: Int32Array;
 
-  constructor(
-    private readonly plane: FixedPlane,
-    private readonly columns: Taps,
-    private readonly width: number,
-  ) {
+  constructor(plane: FixedPlane, columns: Taps, private readonly width: number) {
+    this.data = plane.data;
+    this.planeWidth = plane.width;
+    this.planeHeight = plane.height;
+    this.index = columns.index;
+    this.weight = columns.weight;
     this.top = new Int32Array(width);
     this.bottom = new Int32Array(width);
   }
 
   /** Makes `top` plane row i and `bottom` plane row i + 1 (the last row for a one-row plane). */
   select(i: number): void {
-    const j = Math.min(i + 1, this.plane.height - 1);
+    const j = Math.min(i + 1, this.planeHeight - 1);
     if (this.topIndex === i && this.bottomIndex === j) return;
     if (this.bottomIndex === i) {
       const t = this.top;
@@ -61,20 +70,21 @@ class UpsampledRows {
       this.topIndex = i;
       this.bottomIndex = -1;
     } else if (this.topIndex !== i) {
-      this.fill(this.top, i);
+      this.upsampleRow(this.top, i);
       this.topIndex = i;
     }
     if (this.bottomIndex !== j) {
-      this.fill(this.bottom, j);
+      this.upsampleRow(this.bottom, j);
       this.bottomIndex = j;
     }
   }
 
-  private fill(out: Int32Array, y: number): void {
-    const { data, width: reducedWidth } = this.plane;
+  private upsampleRow(out: Int32Array, y: number): void {
+    const data = this.data;
+    const reducedWidth = this.planeWidth;
     const row = y * reducedWidth;
-    const index = this.columns.index;
-    const weight = this.columns.weight;
+    const index = this.index;
+    const weight = this.weight;
     const next = reducedWidth > 1 ? 1 : 0;
     const width = this.width;
     for (let x = 0; x < width; x++) {
