@@ -36,27 +36,38 @@ function upsampleTaps(size: number, reducedSize: number, scale: number): Taps {
  * weights in 1/256ths, then ÷ 16 rounded), so the blend along y stays in Int32.
  */
 class UpsampledRows {
-  top: Int32Array;
-  bottom: Int32Array;
+  top: Int32Array = new Int32Array(0);
+  bottom: Int32Array = new Int32Array(0);
   private topIndex = -1;
   private bottomIndex = -1;
-  // The plane's and the taps' arrays and sizes as fields of their own, not the plane object: the
-  // plane objects are made per photo, and optimised code that held one would be thrown away (and
-  // compiled again) once it is garbage.
-  private readonly data: Uint16Array;
-  private readonly planeWidth: number;
-  private readonly planeHeight: number;
-  private readonly index: Int32Array;
-  private readonly weight: Int32Array;
+  private width = 0;
+  // The plane's and the taps' arrays and sizes as fields of their own, not the plane object.
+  private data: Uint16Array = new Uint16Array(0);
+  private planeWidth = 0;
+  private planeHeight = 0;
+  private index: Int32Array = new Int32Array(0);
+  private weight: Int32Array = new Int32Array(0);
 
-  constructor(plane: FixedPlane, columns: Taps, private readonly width: number) {
+  /** Starts on a new plane; the two rows are reused when they are wide enough. */
+  reset(plane: FixedPlane, columns: Taps, width: number): void {
     this.data = plane.data;
     this.planeWidth = plane.width;
     this.planeHeight = plane.height;
     this.index = columns.index;
     this.weight = columns.weight;
-    this.top = new Int32Array(width);
-    this.bottom = new Int32Array(width);
+    this.width = width;
+    if (this.top.length < width) {
+      this.top = new Int32Array(width);
+      this.bottom = new Int32Array(width);
+    }
+    this.topIndex = -1;
+    this.bottomIndex = -1;
+  }
+
+  /** Lets go of the plane (it is garbage once the page is made). */
+  release(): void {
+    this.data = new Uint16Array(0);
+    this.index = this.weight = new Int32Array(0);
   }
 
   /** Makes `top` plane row i and `bottom` plane row i + 1 (the last row for a one-row plane). */
@@ -95,6 +106,15 @@ class UpsampledRows {
   }
 }
 
+/**
+ * The three upsamplers live as long as the isolate, reset per page. Made per page, their shape
+ * (V8 map) died with them at each garbage collection, and the optimised code of the render pass,
+ * which depends on it, was thrown away and compiled again for the next photo.
+ */
+const SMOOTHED_ROWS = new UpsampledRows();
+const BLURRED_ROWS = new UpsampledRows();
+const SURROUND_ROWS = new UpsampledRows();
+
 /** out[x] (x < width) = top and bottom blended by weight / 256, back to 8.8. */
 function blendRows(top: Int32Array, bottom: Int32Array, weight: number, out: Int32Array, offset: number, width: number): void {
   const wTop = 256 - weight;
@@ -117,11 +137,14 @@ export function renderPage(
   tuning: SketchTuning,
 ): void {
   const smoothedRows = upsampleTaps(height, smoothed.height, smoothed.scale);
-  const smoothedColumns = new UpsampledRows(smoothed, upsampleTaps(width, smoothed.width, smoothed.scale), width);
+  const smoothedColumns = SMOOTHED_ROWS;
+  smoothedColumns.reset(smoothed, upsampleTaps(width, smoothed.width, smoothed.scale), width);
   const blurredRows = upsampleTaps(height, blurred.height, blurred.scale);
-  const blurredColumns = new UpsampledRows(blurred, upsampleTaps(width, blurred.width, blurred.scale), width);
+  const blurredColumns = BLURRED_ROWS;
+  blurredColumns.reset(blurred, upsampleTaps(width, blurred.width, blurred.scale), width);
   const surroundRows = upsampleTaps(height, surround.height, surround.scale);
-  const surroundColumns = new UpsampledRows(surround, upsampleTaps(width, surround.width, surround.scale), width);
+  const surroundColumns = SURROUND_ROWS;
+  surroundColumns.reset(surround, upsampleTaps(width, surround.width, surround.scale), width);
   // Three rolling rows of the upsampled smoothed plane, one pixel of padding on each side so the
   // Sobel stencil needs no border tests.
   const padded = width + 2;
@@ -160,6 +183,9 @@ export function renderPage(
     if (y + 2 < height) fillRow(below, y + 2);
     else below.set(middle);
   }
+  smoothedColumns.release();
+  blurredColumns.release();
+  surroundColumns.release();
 }
 
 /**
