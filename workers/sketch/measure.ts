@@ -78,11 +78,9 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Ma
   const cellOfColumn = new Int32Array(page.width);
   for (let x = 0; x < page.width; x++) cellOfColumn[x] = Math.min(cellsWide - 1, Math.floor((x * cellsWide) / page.width));
   if (inkRuns) {
-    const { runCount, runRow, runStart, runEnd } = inkRuns;
-    for (let r = 0; r < runCount; r++) {
-      const cellRow = Math.min(cellsHigh - 1, Math.floor((runRow[r] * cellsHigh) / page.height)) * cellsWide;
-      for (let x = runStart[r], end = runEnd[r]; x < end; x++) inked[cellRow + cellOfColumn[x]] = 1;
-    }
+    const cellOfRow = new Int32Array(page.height);
+    for (let y = 0; y < page.height; y++) cellOfRow[y] = Math.min(cellsHigh - 1, Math.floor((y * cellsHigh) / page.height)) * cellsWide;
+    markInkedCellsFromRuns(inkRuns, inked, cellOfRow, cellOfColumn);
   } else {
     markInkedCells(page, inked, cellsWide, cellsHigh, cellOfColumn);
   }
@@ -140,5 +138,13 @@ function markInkedCells(page: GrayPlane, inked: Uint8Array, cellsWide: number, c
       }
       if (page.data[i] <= INK_LEVEL) inked[cellRow + cellOfColumn[x]] = 1;
     }
+  }
+}
+
+/** Ink per cell from the runs of a page whose marks are all ink (per run, not per page pixel). */
+function markInkedCellsFromRuns({ runCount, runRow, runStart, runEnd }: Marks, inked: Uint8Array, cellOfRow: Int32Array, cellOfColumn: Int32Array): void {
+  for (let r = 0; r < runCount; r++) {
+    const cellRow = cellOfRow[runRow[r]];
+    for (let x = runStart[r], end = runEnd[r]; x < end; x++) inked[cellRow + cellOfColumn[x]] = 1;
   }
 }
