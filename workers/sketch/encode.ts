@@ -14,8 +14,12 @@
 import type { GrayPlane } from "./kernel";
 
 const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
-/** Rows filtered per write to the compressor (≈ 0.5 MB at 3300 px wide). */
-const ROWS_PER_STRIP = 160;
+/**
+ * Bytes of filtered rows per write to the compressor (≈ 160 grey rows 3300 px wide): every write is
+ * a trip through the stream machinery, so a 1-bit page (an eighth of the bytes) goes in a few
+ * writes, a small one in one.
+ */
+const STRIP_BYTES = 512 * 1024;
 const FILTER_NONE = 0;
 const FILTER_SUB = 1;
 const FILTER_UP = 2;
@@ -30,8 +34,9 @@ export async function encodeGrayPng(page: GrayPlane): Promise<Uint8Array> {
   const compressed = new Response(compressor.readable).arrayBuffer();
   const writer = compressor.writable.getWriter();
   const stride = (bilevel ? packedWidth : width) + 1;
-  for (let firstRow = 0; firstRow < height; firstRow += ROWS_PER_STRIP) {
-    const rows = Math.min(ROWS_PER_STRIP, height - firstRow);
+  const rowsPerStrip = Math.max(1, Math.floor(STRIP_BYTES / stride));
+  for (let firstRow = 0; firstRow < height; firstRow += rowsPerStrip) {
+    const rows = Math.min(rowsPerStrip, height - firstRow);
     const strip = new Uint8Array(rows * stride);
     for (let r = 0; r < rows; r++) {
       if (packed) packedRow(data, width, firstRow + r, packed, strip, r * stride);
