@@ -80,13 +80,19 @@ export function areaResize(image: GrayPlane, outWidth: number, outHeight: number
         continue;
       }
     }
-    if (here > 0) {
-      addRow(accumulator, source, row, inWidth, here, empty);
-      empty = false;
-    }
-    if (there > 0) {
-      addRow(nextAccumulator, source, row, inWidth, there, nextEmpty);
+    if (here > 0 && there > 0 && !empty && nextEmpty) {
+      // The usual straddling row: one read of the source row for both output rows.
+      splitRow(accumulator, nextAccumulator, source, row, inWidth, here, there);
       nextEmpty = false;
+    } else {
+      if (here > 0) {
+        addRow(accumulator, source, row, inWidth, here, empty);
+        empty = false;
+      }
+      if (there > 0) {
+        addRow(nextAccumulator, source, row, inWidth, there, nextEmpty);
+        nextEmpty = false;
+      }
     }
     // Output row outY is complete once its last source row is in.
     if (y + 1 >= rowEnd && finishOutputRow()) break;
@@ -156,6 +162,15 @@ function addRows(
   const next = row + width;
   if (store) for (let x = 0; x < width; x++) accumulator[x] = source[row + x] * weight + source[next + x] * nextWeight;
   else for (let x = 0; x < width; x++) accumulator[x] += source[row + x] * weight + source[next + x] * nextWeight;
+}
+
+/** accumulator += source row × weight, and nextAccumulator = source row × nextWeight (its first row). */
+function splitRow(accumulator: Int32Array, nextAccumulator: Int32Array, source: Uint8Array, row: number, width: number, weight: number, nextWeight: number): void {
+  for (let x = 0; x < width; x++) {
+    const v = source[row + x];
+    accumulator[x] += v * weight;
+    nextAccumulator[x] = v * nextWeight;
+  }
 }
 
 /** accumulator (+)= source row × weight. */
