@@ -2,7 +2,8 @@
  * The sketch job as the Worker runs it, instrumented per stage for bench/run.mjs (bundled by
  * esbuild; `.wasm` imports become compiled modules read from node_modules).
  */
-import { decodeImage, decodeToGrayPlane } from "../workers/sketch/decode";
+import { decodeImage } from "../workers/sketch/decode";
+import { decodeToGray } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { areaResize, fitWithin, grayToSketch, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
 import { measureQuality, type QualityReport } from "../workers/sketch/quality";
@@ -48,7 +49,13 @@ export interface JobTiming {
 export type PlaneSource = "pipeline" | "full";
 
 async function decodeToPlane(bytes: Uint8Array, source: PlaneSource): Promise<GrayPlane & { sourceWidth: number; sourceHeight: number }> {
-  if (source === "pipeline") return decodeToGrayPlane(bytes);
+  if (source === "pipeline") {
+    // The plane exactly as the Worker hands it to the kernel (pipeline.ts), a plain
+    // { data, width, height }: the decoder's own object (spread with its format and source size)
+    // has a shape that dies at every garbage collection, and with it the kernel's optimised code.
+    const { gray, width, height } = await decodeToGray(bytes);
+    return { data: gray.data, width: gray.width, height: gray.height, sourceWidth: width, sourceHeight: height };
+  }
   const { rgba, width, height } = (await decodeImage(bytes)) as unknown as { rgba: Uint8Array; width: number; height: number };
   return { ...rgbaToGray(rgba, width, height), sourceWidth: width, sourceHeight: height };
 }

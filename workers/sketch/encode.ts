@@ -14,8 +14,12 @@
 import type { GrayPlane } from "./kernel";
 
 const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
-/** Rows filtered per write to the compressor (≈ 0.5 MB at 3300 px wide). */
-const ROWS_PER_STRIP = 160;
+/**
+ * Bytes of filtered rows per write to the compressor (≈ 160 grey rows 3300 px wide): every write is
+ * a trip through the stream machinery, so a 1-bit page (an eighth of the bytes) goes in a few
+ * writes, a small one in one.
+ */
+const STRIP_BYTES = 512 * 1024;
 const FILTER_NONE = 0;
 const FILTER_SUB = 1;
 const FILTER_UP = 2;
@@ -30,8 +34,9 @@ export async function encodeGrayPng(page: GrayPlane): Promise<Uint8Array> {
   const compressed = new Response(compressor.readable).arrayBuffer();
   const writer = compressor.writable.getWriter();
   const stride = (bilevel ? packedWidth : width) + 1;
-  for (let firstRow = 0; firstRow < height; firstRow += ROWS_PER_STRIP) {
-    const rows = Math.min(ROWS_PER_STRIP, height - firstRow);
+  const rowsPerStrip = Math.max(1, Math.floor(STRIP_BYTES / stride));
+  for (let firstRow = 0; firstRow < height; firstRow += rowsPerStrip) {
+    const rows = Math.min(rowsPerStrip, height - firstRow);
     const strip = new Uint8Array(rows * stride);
     for (let r = 0; r < rows; r++) {
       if (packed) packedRow(data, width, firstRow + r, packed, strip, r * stride);
@@ -95,9 +100,25 @@ function filterRow(data: Uint8Array, width: number, y: number, out: Uint8Array, 
   }
 }
 
-/** Only black (0) and white (255) pixels? */
+/**
+ * Only black (0) and white (255) pixels? Read four pixels at a time where the bytes are aligned:
+ * a page is mostly paper (0xffffffff words) and solid ink (0 words).
+ */
 function isBilevel({ width, height, data }: GrayPlane): boolean {
-  for (let i = 0, end = width * height; i < end; i++) {
+  const end = width * height;
+  let i = 0;
+  if (data.byteOffset % 4 === 0) {
+    const words = new Uint32Array(data.buffer, data.byteOffset, end >> 2);
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w];
+      if (word === 0xffffffff || word === 0) continue;
+      // Mixed: every byte must still be 0 or 255, i.e. each byte's low 7 bits equal its top bit × 127.
+      const high = (word >>> 7) & 0x01010101;
+      if ((word & 0x7f7f7f7f) !== high * 0x7f) return false;
+    }
+    i = words.length << 2;
+  }
+  for (; i < end; i++) {
     const v = data[i];
     if (v !== 0 && v !== 255) return false;
   }
@@ -113,7 +134,15 @@ function packedRow(data: Uint8Array, width: number, y: number, packed: Uint8Arra
   const bytes = packed.length >> 1;
   const row = y * width;
   packed.copyWithin(bytes, 0, bytes); // this row becomes the previous one
-  for (let b = 0; b < bytes; b++) {
+  // Whole bytes of 8 pixels first, without the past-the-end test.
+  const wholeBytes = width >> 3;
+  for (let b = 0; b < wholeBytes; b++) {
+    const x0 = row + (b << 3);
+    packed[b] =
+      ((data[x0] !== 0 ? 128 : 0) | (data[x0 + 1] !== 0 ? 64 : 0) | (data[x0 + 2] !== 0 ? 32 : 0) | (data[x0 + 3] !== 0 ? 16 : 0) |
+        (data[x0 + 4] !== 0 ? 8 : 0) | (data[x0 + 5] !== 0 ? 4 : 0) | (data[x0 + 6] !== 0 ? 2 : 0) | (data[x0 + 7] !== 0 ? 1 : 0));
+  }
+  for (let b = wholeBytes; b < bytes; b++) {
     let value = 0;
     const x0 = b << 3;
     for (let bit = 0; bit < 8; bit++) {

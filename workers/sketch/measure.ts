@@ -16,7 +16,7 @@
  * cell of it (so within 4-8 page pixels) holds ink.
  */
 import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
-import { areaResize, findMarks, type GrayPlane } from "./kernel";
+import { areaResize, findMarks, type GrayPlane, type Marks } from "./kernel";
 
 export const PAPER_LEVEL = 235;
 export const INK_LEVEL = 80;
@@ -36,19 +36,15 @@ export interface Colourability {
 }
 
 export function measureColourability(source: GrayPlane, page: GrayPlane): Colourability {
-  const { width, height, data } = page;
+  const { width, height } = page;
   const pixels = width * height;
-  let grey = 0;
-  let ink = 0;
-  for (let i = 0; i < pixels; i++) {
-    const v = data[i];
-    if (v <= INK_LEVEL) ink++;
-    else if (v < PAPER_LEVEL) grey++;
-  }
+  // One pass over the page: the marks (everything darker than paper), counting the ink among them.
+  const marks = findMarks(page, PAPER_LEVEL, INK_LEVEL);
+  const ink = marks.inkPixels;
+  const grey = marks.markedPixels - ink;
   // Sizes at print size: a smaller page (a small photo) is printed larger, so its pixels count more.
   const printScale = PRINT_LONG_EDGE_PX / Math.max(width, height);
   const printPixelsPerPixel = printScale * printScale;
-  const marks = findMarks(page, PAPER_LEVEL);
   let specks = 0;
   let lineInk = 0;
   for (let r = 0; r < marks.runCount; r++) {
@@ -62,13 +58,18 @@ export function measureColourability(source: GrayPlane, page: GrayPlane): Colour
     greyShare: pixels ? grey / pixels : 0,
     inkShare: pixels ? ink / pixels : 0,
     specksPerMegapixel: printMegapixels ? specks / printMegapixels : 0,
-    outlineSurvival: outlineSurvival(source, page),
+    // No grey on the page (every finished page): the runs are exactly the ink, so the outline
+    // measure reads them instead of scanning the page again.
+    outlineSurvival: outlineSurvival(source, page, grey === 0 ? marks : undefined),
     continuity: ink + grey ? Math.min(1, lineInk / (ink + grey)) : 0,
   };
 }
 
-/** See the module comment. 1 when the photo has no strong edge (nothing to lose). */
-export function outlineSurvival(source: GrayPlane, page: GrayPlane): number {
+/**
+ * See the module comment. 1 when the photo has no strong edge (nothing to lose). `inkRuns`: the
+ * page's marks when every marked pixel is ink (then the ink is read from the runs, not the page).
+ */
+export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Marks): number {
   const cellsWide = Math.max(3, Math.ceil(page.width / OUTLINE_CELL));
   const cellsHigh = Math.max(3, Math.ceil(page.height / OUTLINE_CELL));
   const photo = areaResize(source, cellsWide, cellsHigh);
@@ -76,20 +77,12 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane): number {
   const inked = new Uint8Array(cellsWide * cellsHigh);
   const cellOfColumn = new Int32Array(page.width);
   for (let x = 0; x < page.width; x++) cellOfColumn[x] = Math.min(cellsWide - 1, Math.floor((x * cellsWide) / page.width));
-  // Paper is skipped four pixels at a time (one 32-bit read) where the bytes are aligned.
-  const aligned = page.data.byteOffset % 4 === 0;
-  const words = new Uint32Array(page.data.buffer, page.data.byteOffset, aligned ? page.data.length >> 2 : 0);
-  for (let y = 0; y < page.height; y++) {
-    const row = y * page.width;
-    const cellRow = Math.min(cellsHigh - 1, Math.floor((y * cellsHigh) / page.height)) * cellsWide;
-    for (let x = 0; x < page.width; x++) {
-      const i = row + x;
-      if (aligned && (i & 3) === 0 && x + 4 <= page.width && words[i >> 2] === 0xffffffff) {
-        x += 3;
-        continue;
-      }
-      if (page.data[i] <= INK_LEVEL) inked[cellRow + cellOfColumn[x]] = 1;
-    }
+  if (inkRuns) {
+    const cellOfRow = new Int32Array(page.height);
+    for (let y = 0; y < page.height; y++) cellOfRow[y] = Math.min(cellsHigh - 1, Math.floor((y * cellsHigh) / page.height)) * cellsWide;
+    markInkedCellsFromRuns(inkRuns, inked, cellOfRow, cellOfColumn);
+  } else {
+    markInkedCells(page, inked, cellsWide, cellsHigh, cellOfColumn);
   }
   // Sobel magnitude / 4 (grey levels per cell) of the interior cells, and its histogram.
   const magnitude = new Uint16Array(cellsWide * cellsHigh);
@@ -128,4 +121,30 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane): number {
     }
   }
   return strong ? survived / strong : 1;
+}
+
+/** Ink per cell from the page's pixels; paper is skipped four pixels at a time where the bytes are aligned. */
+function markInkedCells(page: GrayPlane, inked: Uint8Array, cellsWide: number, cellsHigh: number, cellOfColumn: Int32Array): void {
+  const aligned = page.data.byteOffset % 4 === 0;
+  const words = new Uint32Array(page.data.buffer, page.data.byteOffset, aligned ? page.data.length >> 2 : 0);
+  for (let y = 0; y < page.height; y++) {
+    const row = y * page.width;
+    const cellRow = Math.min(cellsHigh - 1, Math.floor((y * cellsHigh) / page.height)) * cellsWide;
+    for (let x = 0; x < page.width; x++) {
+      const i = row + x;
+      if (aligned && (i & 3) === 0 && x + 4 <= page.width && words[i >> 2] === 0xffffffff) {
+        x += 3;
+        continue;
+      }
+      if (page.data[i] <= INK_LEVEL) inked[cellRow + cellOfColumn[x]] = 1;
+    }
+  }
+}
+
+/** Ink per cell from the runs of a page whose marks are all ink (per run, not per page pixel). */
+function markInkedCellsFromRuns({ runCount, runRow, runStart, runEnd }: Marks, inked: Uint8Array, cellOfRow: Int32Array, cellOfColumn: Int32Array): void {
+  for (let r = 0; r < runCount; r++) {
+    const cellRow = cellOfRow[runRow[r]];
+    for (let x = runStart[r], end = runEnd[r]; x < end; x++) inked[cellRow + cellOfColumn[x]] = 1;
+  }
 }

@@ -50,7 +50,7 @@ export function reducedSigma(sigma: number, scale: number): number {
 /** Means of factor × factor blocks (a partial block at the right or bottom averages what it has). */
 export function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
   const { width, height, data } = plane;
-  if (factor === 1) return { ...plane, data: data.slice() };
+  if (factor === 1) return { data: data.slice(), width, height, scale: plane.scale };
   const outWidth = Math.ceil(width / factor);
   const outHeight = Math.ceil(height / factor);
   const out = new Uint16Array(outWidth * outHeight);
@@ -58,10 +58,7 @@ export function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
   for (let by = 0; by < outHeight; by++) {
     sums.fill(0);
     const yEnd = Math.min(height, (by + 1) * factor);
-    for (let y = by * factor; y < yEnd; y++) {
-      const row = y * width;
-      for (let x = 0; x < width; x++) sums[(x / factor) | 0] += data[row + x];
-    }
+    for (let y = by * factor; y < yEnd; y++) addBlockRow(data, y * width, width, factor, sums);
     const blockHeight = yEnd - by * factor;
     const outRow = by * outWidth;
     for (let bx = 0; bx < outWidth; bx++) {
@@ -70,6 +67,16 @@ export function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
     }
   }
   return { data: out, width: outWidth, height: outHeight, scale: plane.scale * factor };
+}
+
+/** sums[bx] += the row's pixels bx × factor .. (bx + 1) × factor - 1 (no division per pixel). */
+function addBlockRow(data: Uint16Array, row: number, width: number, factor: number, sums: Uint32Array): void {
+  for (let bx = 0, x = 0; x < width; bx++) {
+    const end = Math.min(width, x + factor);
+    let sum = 0;
+    for (; x < end; x++) sum += data[row + x];
+    sums[bx] += sum;
+  }
 }
 
 /** Gaussian blur in place by stacked running-sum boxes: cost per pixel independent of sigma. */

@@ -27,6 +27,9 @@ export interface Marks {
   maxX: Uint16Array;
   minY: Uint16Array;
   maxY: Uint16Array;
+  /** Pixels of all marks together, and how many of them are at or below `inkLevel`. */
+  markedPixels: number;
+  inkPixels: number;
 }
 
 export function rootOf(parent: Int32Array, run: number): number {
@@ -35,8 +38,11 @@ export function rootOf(parent: Int32Array, run: number): number {
   return root;
 }
 
-/** The marks of pixels darker than `markLevel` (0 = ink, 255 = paper). */
-export function findMarks({ width, height, data }: GrayPlane, markLevel: number): Marks {
+/**
+ * The marks of pixels darker than `markLevel` (0 = ink, 255 = paper). The pixels at or below
+ * `inkLevel` are counted on the way (the colourability measure's ink share without another scan).
+ */
+export function findMarks({ width, height, data }: GrayPlane, markLevel: number, inkLevel = -1): Marks {
   if (width > 65535 || height > 65535) throw new RangeError(`a page of ${width}x${height} is too large for 16-bit coordinates`);
   const aligned = data.byteOffset % 4 === 0;
   const words = new Uint32Array(data.buffer, data.byteOffset, aligned ? data.length >> 2 : 0);
@@ -52,6 +58,8 @@ export function findMarks({ width, height, data }: GrayPlane, markLevel: number)
   let minY = new Uint16Array(capacity);
   let maxY = new Uint16Array(capacity);
   let runCount = 0;
+  let markedPixels = 0;
+  let inkPixels = 0;
 
   let previousFirst = 0;
   let previousEnd = 0;
@@ -75,7 +83,9 @@ export function findMarks({ width, height, data }: GrayPlane, markLevel: number)
         const v = data[row + x];
         if (v >= markLevel) break;
         if (v < minimum) minimum = v;
+        if (v <= inkLevel) inkPixels++;
       }
+      markedPixels += x - start;
       if (runCount === capacity) {
         capacity *= 2;
         runRow = grow(runRow, capacity);
@@ -128,7 +138,7 @@ export function findMarks({ width, height, data }: GrayPlane, markLevel: number)
   }
   // Every run points straight at its root, so callers read parent[r] without walking.
   for (let r = 0; r < runCount; r++) parent[r] = rootOf(parent, r);
-  return { runCount, runRow, runStart, runEnd, parent, size, darkest, minX, maxX, minY, maxY };
+  return { runCount, runRow, runStart, runEnd, parent, size, darkest, minX, maxX, minY, maxY, markedPixels, inkPixels };
 }
 
 /** The longer side of a mark's bounding box: how far the stroke reaches. */

@@ -27,7 +27,7 @@ import { areaResize, fitWithin } from "./resize";
 import { blurSigmaFor, edgeSigmaFor, lineRadiusFor } from "./scale";
 import { surroundPlane } from "./surround";
 import { thickenLines } from "./thicken";
-import { histogramOf, toneCurve } from "./tone";
+import { histogramOf, tonedFixed, toneCurve } from "./tone";
 import { tuningFor, type SketchTuning } from "./tuning";
 
 export { binarise, type PageStats } from "./binarise";
@@ -105,9 +105,7 @@ export function grayToSketch(gray: GrayPlane, options: KernelOptions = {}): Kern
   const baseHeight = Math.ceil(height / baseFactor);
   const reduced = areaResize(gray, baseWidth, baseHeight);
   stageClock?.("area");
-  const baseData = new Uint16Array(baseWidth * baseHeight);
-  for (let i = 0; i < baseData.length; i++) baseData[i] = curve[reduced.data[i]] << 8;
-  const base: FixedPlane = { data: baseData, width: baseWidth, height: baseHeight, scale: width / baseWidth };
+  const base: FixedPlane = { data: tonedFixed(reduced.data, curve), width: baseWidth, height: baseHeight, scale: width / baseWidth };
   stageClock?.("toned");
 
   const blurFactor = Math.max(1, reductionFor(blurSigma) / baseFactor);

@@ -36,23 +36,43 @@ function upsampleTaps(size: number, reducedSize: number, scale: number): Taps {
  * weights in 1/256ths, then ÷ 16 rounded), so the blend along y stays in Int32.
  */
 class UpsampledRows {
-  top: Int32Array;
-  bottom: Int32Array;
+  top: Int32Array = new Int32Array(0);
+  bottom: Int32Array = new Int32Array(0);
   private topIndex = -1;
   private bottomIndex = -1;
+  private width = 0;
+  // The plane's and the taps' arrays and sizes as fields of their own, not the plane object.
+  private data: Uint16Array = new Uint16Array(0);
+  private planeWidth = 0;
+  private planeHeight = 0;
+  private index: Int32Array = new Int32Array(0);
+  private weight: Int32Array = new Int32Array(0);
 
-  constructor(
-    private readonly plane: FixedPlane,
-    private readonly columns: Taps,
-    private readonly width: number,
-  ) {
-    this.top = new Int32Array(width);
-    this.bottom = new Int32Array(width);
+  /** Starts on a new plane; the two rows are reused when they are wide enough. */
+  reset(plane: FixedPlane, columns: Taps, width: number): void {
+    this.data = plane.data;
+    this.planeWidth = plane.width;
+    this.planeHeight = plane.height;
+    this.index = columns.index;
+    this.weight = columns.weight;
+    this.width = width;
+    if (this.top.length < width) {
+      this.top = new Int32Array(width);
+      this.bottom = new Int32Array(width);
+    }
+    this.topIndex = -1;
+    this.bottomIndex = -1;
+  }
+
+  /** Lets go of the plane (it is garbage once the page is made). */
+  release(): void {
+    this.data = new Uint16Array(0);
+    this.index = this.weight = new Int32Array(0);
   }
 
   /** Makes `top` plane row i and `bottom` plane row i + 1 (the last row for a one-row plane). */
   select(i: number): void {
-    const j = Math.min(i + 1, this.plane.height - 1);
+    const j = Math.min(i + 1, this.planeHeight - 1);
     if (this.topIndex === i && this.bottomIndex === j) return;
     if (this.bottomIndex === i) {
       const t = this.top;
@@ -61,20 +81,21 @@ class UpsampledRows {
       this.topIndex = i;
       this.bottomIndex = -1;
     } else if (this.topIndex !== i) {
-      this.fill(this.top, i);
+      this.upsampleRow(this.top, i);
       this.topIndex = i;
     }
     if (this.bottomIndex !== j) {
-      this.fill(this.bottom, j);
+      this.upsampleRow(this.bottom, j);
       this.bottomIndex = j;
     }
   }
 
-  private fill(out: Int32Array, y: number): void {
-    const { data, width: reducedWidth } = this.plane;
+  private upsampleRow(out: Int32Array, y: number): void {
+    const data = this.data;
+    const reducedWidth = this.planeWidth;
     const row = y * reducedWidth;
-    const index = this.columns.index;
-    const weight = this.columns.weight;
+    const index = this.index;
+    const weight = this.weight;
     const next = reducedWidth > 1 ? 1 : 0;
     const width = this.width;
     for (let x = 0; x < width; x++) {
@@ -84,6 +105,15 @@ class UpsampledRows {
     }
   }
 }
+
+/**
+ * The three upsamplers live as long as the isolate, reset per page. Made per page, their shape
+ * (V8 map) died with them at each garbage collection, and the optimised code of the render pass,
+ * which depends on it, was thrown away and compiled again for the next photo.
+ */
+const SMOOTHED_ROWS = new UpsampledRows();
+const BLURRED_ROWS = new UpsampledRows();
+const SURROUND_ROWS = new UpsampledRows();
 
 /** out[x] (x < width) = top and bottom blended by weight / 256, back to 8.8. */
 function blendRows(top: Int32Array, bottom: Int32Array, weight: number, out: Int32Array, offset: number, width: number): void {
@@ -107,11 +137,14 @@ export function renderPage(
   tuning: SketchTuning,
 ): void {
   const smoothedRows = upsampleTaps(height, smoothed.height, smoothed.scale);
-  const smoothedColumns = new UpsampledRows(smoothed, upsampleTaps(width, smoothed.width, smoothed.scale), width);
+  const smoothedColumns = SMOOTHED_ROWS;
+  smoothedColumns.reset(smoothed, upsampleTaps(width, smoothed.width, smoothed.scale), width);
   const blurredRows = upsampleTaps(height, blurred.height, blurred.scale);
-  const blurredColumns = new UpsampledRows(blurred, upsampleTaps(width, blurred.width, blurred.scale), width);
+  const blurredColumns = BLURRED_ROWS;
+  blurredColumns.reset(blurred, upsampleTaps(width, blurred.width, blurred.scale), width);
   const surroundRows = upsampleTaps(height, surround.height, surround.scale);
-  const surroundColumns = new UpsampledRows(surround, upsampleTaps(width, surround.width, surround.scale), width);
+  const surroundColumns = SURROUND_ROWS;
+  surroundColumns.reset(surround, upsampleTaps(width, surround.width, surround.scale), width);
   // Three rolling rows of the upsampled smoothed plane, one pixel of padding on each side so the
   // Sobel stencil needs no border tests.
   const padded = width + 2;
@@ -150,6 +183,9 @@ export function renderPage(
     if (y + 2 < height) fillRow(below, y + 2);
     else below.set(middle);
   }
+  smoothedColumns.release();
+  blurredColumns.release();
+  surroundColumns.release();
 }
 
 /**

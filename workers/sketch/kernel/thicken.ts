@@ -14,53 +14,60 @@ export function thickenLines(page: GrayPlane, radius: number): void {
   if (radius < 1) return;
   const { width, height, data } = page;
   const wordRows = width % 4 === 0 && data.byteOffset % 4 === 0;
+  if (wordRows) {
+    const page32 = new Uint32Array(data.buffer, data.byteOffset, (width * height) >> 2);
+    for (let step = 0; step < radius; step++) thickenByWords(page32, width >> 2, height);
+    return;
+  }
   const scratch = new Uint8Array(width * height);
   for (let step = 0; step < radius; step++) {
-    if (wordRows) {
-      const words = width >> 2;
-      const page32 = new Uint32Array(data.buffer, data.byteOffset, (width * height) >> 2);
-      const scratch32 = new Uint32Array(scratch.buffer, 0, (width * height) >> 2);
-      rowsByWords(page32, scratch32, words, height);
-      columnsByWords(scratch32, page32, words, height);
-    } else {
-      rowsByBytes(data, scratch, width, height);
-      columnsByBytes(scratch, data, width, height);
-    }
+    rowsByBytes(data, scratch, width, height);
+    columnsByBytes(scratch, data, width, height);
   }
 }
 
 /**
- * out = in AND in shifted one pixel left AND one pixel right, per row. Little-endian: pixel x of a
- * word is byte x & 3, so the left neighbour comes from `word << 8` and the previous word's top
- * byte; outside the row is white paper (all ones).
+ * One square of radius 1, in place, with three rolling rows instead of a page-sized scratch
+ * plane: row y of the page is written only after row y + 1 has been grown along the row, so every
+ * row is read before it is overwritten.
  */
-function rowsByWords(input: Uint32Array, out: Uint32Array, words: number, height: number): void {
+function thickenByWords(page: Uint32Array, words: number, height: number): void {
+  let above = new Uint32Array(words);
+  let here = new Uint32Array(words);
+  let below = new Uint32Array(words);
+  rowByWords(page, 0, here, words);
+  above.set(here); // above the page is nothing: the first row is ANDed with itself
   for (let y = 0; y < height; y++) {
+    if (y + 1 < height) rowByWords(page, (y + 1) * words, below, words);
+    else below.set(here);
     const row = y * words;
-    let previous = 0xffffffff;
-    let word = input[row];
-    for (let x = 0; x < words; x++) {
-      const next = x + 1 < words ? input[row + x + 1] : 0xffffffff;
-      if ((word & previous & next) === 0xffffffff) {
-        out[row + x] = 0xffffffff; // paper here and next door: nothing to grow
-      } else {
-        const fromLeft = (word << 8) | (previous >>> 24);
-        const fromRight = (word >>> 8) | (next << 24);
-        out[row + x] = word & fromLeft & fromRight;
-      }
-      previous = word;
-      word = next;
-    }
+    for (let x = 0; x < words; x++) page[row + x] = above[x] & here[x] & below[x];
+    const recycled = above;
+    above = here;
+    here = below;
+    below = recycled;
   }
 }
 
-/** out row y = in rows y - 1, y, y + 1 ANDed (the page's edge repeats nothing: outside is paper). */
-function columnsByWords(input: Uint32Array, out: Uint32Array, words: number, height: number): void {
-  for (let y = 0; y < height; y++) {
-    const row = y * words;
-    const up = y > 0 ? row - words : row;
-    const down = y + 1 < height ? row + words : row;
-    for (let x = 0; x < words; x++) out[row + x] = input[up + x] & input[row + x] & input[down + x];
+/**
+ * out = the row at `row` AND itself shifted one pixel left AND one pixel right. Little-endian:
+ * pixel x of a word is byte x & 3, so the left neighbour comes from `word << 8` and the previous
+ * word's top byte; outside the row is white paper (all ones).
+ */
+function rowByWords(input: Uint32Array, row: number, out: Uint32Array, words: number): void {
+  let previous = 0xffffffff;
+  let word = input[row];
+  for (let x = 0; x < words; x++) {
+    const next = x + 1 < words ? input[row + x + 1] : 0xffffffff;
+    if ((word & previous & next) === 0xffffffff) {
+      out[x] = 0xffffffff; // paper here and next door: nothing to grow
+    } else {
+      const fromLeft = (word << 8) | (previous >>> 24);
+      const fromRight = (word >>> 8) | (next << 24);
+      out[x] = word & fromLeft & fromRight;
+    }
+    previous = word;
+    word = next;
   }
 }
 

@@ -82,6 +82,18 @@ export const DETAIL_TUNING: Record<DetailLevel, Partial<SketchTuning>> = {
   },
 };
 
+/**
+ * Made once per level and kept: a tuning object spread afresh per call gets a map that dies with
+ * it at the next garbage collection, and every stage's optimised code that read it is thrown away
+ * and compiled again on the next photo (tens of ms of CPU per small photo).
+ */
+const TUNING_BY_LEVEL = new Map<DetailLevel, SketchTuning>();
+
 export function tuningFor(level: DetailLevel = DEFAULT_DETAIL_LEVEL): SketchTuning {
-  return { ...SKETCH_TUNING, ...DETAIL_TUNING[level] };
+  let tuning = TUNING_BY_LEVEL.get(level);
+  if (!tuning) {
+    tuning = Object.freeze({ ...SKETCH_TUNING, ...DETAIL_TUNING[level] });
+    TUNING_BY_LEVEL.set(level, tuning);
+  }
+  return tuning;
 }
