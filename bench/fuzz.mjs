@@ -30,7 +30,7 @@ import { fork } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { wasmAsModule } from "./wasm-as-module.mjs";
+import { bundleWorkerCode } from "./wasm-as-module.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
@@ -353,17 +353,7 @@ async function main() {
   const saveTo = option("save", undefined);
 
   mkdirSync(out, { recursive: true });
-  const { build } = await import("esbuild");
-  await build({
-    entryPoints: [join(root, "bench", "fuzz-job.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outfile: bundle,
-    plugins: [wasmAsModule],
-    logLevel: "warning",
-  });
+  await bundleWorkerCode({ entryPoints: [join(root, "bench", "fuzz-job.ts")], outfile: bundle });
   const job = await import(pathToFileURL(bundle).href);
   const fixtures = ["test/fixtures/images", "test/fixtures/photos"].flatMap((dir) =>
     readdirSync(join(root, dir))

@@ -4,17 +4,16 @@
 import { readFileSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
-import { wasmAsModule } from "./wasm-as-module.mjs";
+import { bundleWorkerCode } from "./wasm-as-module.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
 mkdirSync(out, { recursive: true });
 const bundle = join(out, "kernel-only-job.mjs");
-await build({
+await bundleWorkerCode({
   entryPoints: { "kernel-only-job": join(root, "bench", "kernel-only.ts") },
-  bundle: true, format: "esm", platform: "node", target: "node20", outdir: out,
-  outExtension: { ".js": ".mjs" }, plugins: [wasmAsModule], logLevel: "warning",
+  outdir: out,
+  outExtension: { ".js": ".mjs" },
 });
 const job = await import(pathToFileURL(bundle).href);
 const path = resolve(process.argv[2]);

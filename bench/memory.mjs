@@ -15,7 +15,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { wasmAsModule } from "./wasm-as-module.mjs";
+import { bundleWorkerCode } from "./wasm-as-module.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
@@ -24,17 +24,7 @@ const self = fileURLToPath(import.meta.url);
 
 async function buildBundle() {
   mkdirSync(out, { recursive: true });
-  const { build } = await import("esbuild");
-  await build({
-    entryPoints: [join(root, "bench", "memory-job.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outfile: bundle,
-    logLevel: "warning",
-    plugins: [wasmAsModule],
-  });
+  await bundleWorkerCode({ entryPoints: [join(root, "bench", "memory-job.ts")], outfile: bundle });
 }
 
 /** Peak memory of one job on the file at `path`, measured in a child process. */

@@ -17,7 +17,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { wasmAsModule } from "./wasm-as-module.mjs";
+import { bundleWorkerCode } from "./wasm-as-module.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
@@ -32,18 +32,8 @@ const DEDICATION = "For Ada and Max,\nwho coloured every wall of the house befor
 /** Two bundles: the writer alone (what the child measures) and the sketch pipeline (to make pages). */
 async function buildBundles() {
   mkdirSync(out, { recursive: true });
-  const { build } = await import("esbuild");
   const bundleOf = (lines, outfile) =>
-    build({
-      stdin: { contents: lines.join("\n"), resolveDir: root, loader: "ts" },
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      outfile,
-      logLevel: "warning",
-      plugins: [wasmAsModule],
-    });
+    bundleWorkerCode({ stdin: { contents: lines.join("\n"), resolveDir: root, loader: "ts" }, outfile });
   await bundleOf(
     [`export { writeBookPdf } from "./workers/sketch/pdf/book-pdf.ts";`, `export { R2MultipartSink } from "./workers/sketch/pdf/sink.ts";`],
     writerBundle,

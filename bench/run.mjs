@@ -17,8 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { build } from "esbuild";
-import { wasmAsModule } from "./wasm-as-module.mjs";
+import { bundleWorkerCode } from "./wasm-as-module.mjs";
 import { measureJobMemory } from "./memory.mjs";
 import { printLandingBundle } from "./bundle-size.mjs";
 import { printPdfBench } from "./pdf.mjs";
@@ -51,16 +50,10 @@ function memoryNow() {
 
 // ---- the job, bundled from the Worker's TypeScript ----
 const bundle = join(out, "job.mjs");
-await build({
+await bundleWorkerCode({
   entryPoints: [join(root, "bench", "job.ts"), join(root, "bench", "codecs.ts")],
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
   outdir: out,
   outExtension: { ".js": ".mjs" },
-  plugins: [wasmAsModule],
-  logLevel: "warning",
 });
 const job = await import(pathToFileURL(bundle).href);
 const codecs = await import(pathToFileURL(join(out, "codecs.mjs")).href);
@@ -342,7 +335,7 @@ async function legacyEngine() {
     join(folder, "entry.ts"),
     `export { grayToSketch } from "./kernel";\nexport { decodeToGrayPlane } from ${JSON.stringify(join(root, "workers", "sketch", "decode"))};\n`,
   );
-  await build({ entryPoints: [join(folder, "entry.ts")], bundle: true, format: "esm", platform: "node", target: "node20", outfile: join(folder, "entry.mjs"), plugins: [wasmAsModule], logLevel: "warning" });
+  await bundleWorkerCode({ entryPoints: [join(folder, "entry.ts")], outfile: join(folder, "entry.mjs") });
   const engine = await import(pathToFileURL(join(folder, "entry.mjs")).href);
   return {
     async measure(bytes) {

@@ -13,8 +13,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
-import { wasmAsModule } from "../bench/wasm-as-module.mjs";
+import { bundleWorkerCode } from "../bench/wasm-as-module.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const work = join(root, ".cache", "make-examples");
@@ -47,16 +46,7 @@ const EXAMPLES = [
 const SOCIAL_CARD_EXAMPLE = "boats";
 
 const bundle = join(work, "example-pair.mjs");
-await build({
-  entryPoints: [join(root, "scripts", "example-pair.ts")],
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  outfile: bundle,
-  plugins: [wasmAsModule],
-  logLevel: "warning",
-});
+await bundleWorkerCode({ entryPoints: [join(root, "scripts", "example-pair.ts")], outfile: bundle });
 const pair = await import(pathToFileURL(bundle).href);
 
 const made = new Map();
