@@ -13,7 +13,7 @@ import { database, schema } from "../../app/server/db.server";
 import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, PROCESSING_FAILURES, type DetailLevel } from "../../app/lib/constants";
 import { sketchKeyFor, type SketchJob } from "./contract";
 import { customerReason, describeError, isPermanent } from "./errors";
-import { convertOriginal } from "./pipeline";
+import { convertOriginal, yieldToRuntime } from "./pipeline";
 
 export interface SketchEnv {
   DB: D1Database;
@@ -44,23 +44,9 @@ export async function handleSketchJobs(batch: MessageBatch<unknown>, env: Sketch
   // message of its batch, so a batch of one keeps a hostile photo from failing anyone else's.
   // Larger batches (local tools, tests) still work, one message at a time.
   for (const message of batch.messages) {
-    await yieldToSockets();
+    await yieldToRuntime(); // see pipeline.ts: under wrangler dev the shop shares this thread
     await handleSketchJob(message, env);
   }
-}
-
-/**
- * Lets the runtime poll its sockets before the next photo is drawn. Under `wrangler dev` the app
- * and this Worker share one workerd thread, and a conversion is a chain of in-process steps (R2,
- * D1, wasm) that keeps that thread's run queue busy; kj checks sockets and timers once the queue
- * has drained. With a batch drawn back to back during a burst of uploads, requests sat unread in
- * the app's socket for seconds, and one that wrangler's proxy had written on a reused keep-alive
- * connection was dropped unread when kj's 5 s idle-connection timer fired in the same poll: the
- * proxy answers that with 503 "Your worker restarted mid-request" (issue 8, `npm run load`).
- * A timer wait only ends after such a poll, so no more than one photo runs between two polls.
- */
-function yieldToSockets(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 export async function handleSketchJob(message: Message<unknown>, env: SketchEnv): Promise<void> {

@@ -31,7 +31,11 @@ export async function convertOriginal(
   if (existing) return { sketchKey, ...existing };
 
   let photo: LoadedPhoto | null = await loadGray(bucket, originalKey);
+  // Decode, kernel and encode each hold the thread for up to a few hundred ms; between them the
+  // isolate's other requests (free-preview calls, and under wrangler dev the whole shop) get a turn.
+  await yieldToRuntime();
   const { sketch, qualityScore } = renderSketch(photo, options.detail ?? DEFAULT_DETAIL_LEVEL);
+  await yieldToRuntime();
   const debug = options.debug ? await storeDebugPlanes(bucket, originalKey, photo.gray, sketch) : undefined;
   // The decoded plane (the biggest buffer left) must be garbage before the PNG is encoded.
   photo = null;
@@ -39,6 +43,21 @@ export async function convertOriginal(
   const result = { qualityScore, width: sketch.width, height: sketch.height };
   await storeSketch(bucket, sketchKey, png, result);
   return debug ? { sketchKey, ...result, debug } : { sketchKey, ...result };
+}
+
+/**
+ * Lets the runtime poll its sockets and timers before the next CPU-bound stage. Under `wrangler
+ * dev` the app and this Worker share one workerd thread, and a conversion is a chain of
+ * in-process steps (R2, D1, wasm) that keeps that thread's run queue busy; kj checks sockets and
+ * timers only once the queue has drained. Requests sat unread in the app's socket for seconds,
+ * and one that wrangler's proxy had written on a reused keep-alive connection was dropped unread
+ * when kj's 5 s idle-connection timer fired in the same poll: the proxy answers that with 503
+ * "Your worker restarted mid-request" (issue 8, `npm run load`). A timer wait only ends after
+ * such a poll, so no more than one stage runs between two polls. This narrows that window; it
+ * does not close it (a busy machine still sees a few such 503s under wrangler dev).
+ */
+export function yieldToRuntime(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 interface LoadedPhoto {
