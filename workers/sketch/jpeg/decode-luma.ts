@@ -20,7 +20,7 @@
  */
 import { JPEG_LIMIT_MESSAGES, JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../app/lib/constants";
 import { PermanentSketchError } from "../errors";
-import { BitReader, buildHuffmanTable, findMarkerAfterScan, type HuffmanTable } from "./huffman";
+import { BitReader, buildHuffmanTable, findMarkerAfterScan, SHAPE_KEEPER_TABLE, type HuffmanTable } from "./huffman";
 import { ScaledIdct } from "./idct";
 
 /** A JPEG we do not decode ourselves; the message says what it is. */
@@ -82,6 +82,19 @@ interface Frame {
   blocks: number;
 }
 
+/**
+ * Objects that live as long as the isolate (decoding is synchronous, so one of each serves every
+ * photo): made per photo or per scan, their V8 shapes died at each garbage collection and took the
+ * decoder's optimised code with them (--trace-deopt: 'weak objects', then 'insufficient type
+ * feedback'), some 30 ms of compiling per small photo.
+ */
+const EMPTY = new Uint8Array(0);
+const sharedReader = new BitReader(EMPTY, 0);
+const idctForScale: (ScaledIdct | undefined)[] = [];
+const idctFor = (scale: number) => (idctForScale[scale] ??= new ScaledIdct(scale));
+/** Read here so the bundler keeps it: see SHAPE_KEEPER_TABLE. */
+export const keptShapes = [SHAPE_KEEPER_TABLE];
+
 const damaged = (what: string) => new PermanentSketchError(JPEG_LIMIT_MESSAGES.damaged(what));
 
 /** At most this many blocks in one interleaved MCU (ITU T.81 B.2.3); libjpeg refuses more too. */
@@ -92,6 +105,15 @@ const MAX_BLOCKS_PER_MCU = 10;
  * here (see exif.ts); the plane is as stored.
  */
 export function decodeJpegLuma(bytes: Uint8Array, scale = 8): LumaPlane {
+  try {
+    return decodeLuma(bytes, scale);
+  } finally {
+    // The shared reader must not keep the photo's bytes alive until the next photo.
+    sharedReader.reset(EMPTY, 0);
+  }
+}
+
+function decodeLuma(bytes: Uint8Array, scale: number): LumaPlane {
   if (bytes[0] !== 0xff || bytes[1] !== 0xd8) throw damaged("no start of image");
   const quantTables: (Uint16Array | undefined)[] = [];
   const dcTables: (HuffmanTable | undefined)[] = [];
@@ -269,7 +291,7 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
     plane: new Uint8Array(width * height),
     width,
     height,
-    idct: new ScaledIdct(scale),
+    idct: idctFor(scale),
     stride,
     coefficients: frame.progressive ? new Int16Array(stride * rows * 64) : undefined,
     block: new Int32Array(64),
@@ -324,7 +346,8 @@ function decodeScan(
   luma.work += blocksVisited * (frame.progressive ? spectralEnd - spectralStart + 1 : 64);
   if (luma.work > luma.workBudget) throw new PermanentSketchError(JPEG_LIMIT_MESSAGES.tooMuchWork);
 
-  const reader = new BitReader(bytes, end);
+  const reader = sharedReader;
+  reader.reset(bytes, end);
   const progressive = frame.progressive;
   const dcFirst = progressive && spectralStart === 0 && high === 0;
   const dcRefine = progressive && spectralStart === 0 && high !== 0;
