@@ -20,7 +20,7 @@
  */
 import { JPEG_LIMIT_MESSAGES, JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../app/lib/constants";
 import { PermanentSketchError } from "../errors";
-import { BitReader, buildHuffmanTable, findMarkerAfterScan, type HuffmanTable } from "./huffman";
+import { BitReader, buildHuffmanTable, findMarkerAfterScan, SHAPE_KEEPER_TABLE, type HuffmanTable } from "./huffman";
 import { ScaledIdct } from "./idct";
 
 /** A JPEG we do not decode ourselves; the message says what it is. */
@@ -82,6 +82,19 @@ interface Frame {
   blocks: number;
 }
 
+/**
+ * Objects that live as long as the isolate (decoding is synchronous, so one of each serves every
+ * photo): made per photo or per scan, their V8 shapes died at each garbage collection and took the
+ * decoder's optimised code with them (--trace-deopt: 'weak objects', then 'insufficient type
+ * feedback'), some 30 ms of compiling per small photo.
+ */
+const EMPTY = new Uint8Array(0);
+const sharedReader = new BitReader(EMPTY, 0);
+const idctForScale: (ScaledIdct | undefined)[] = [];
+const idctFor = (scale: number) => (idctForScale[scale] ??= new ScaledIdct(scale));
+/** Read here so the bundler keeps it: see SHAPE_KEEPER_TABLE. */
+export const keptShapes = [SHAPE_KEEPER_TABLE];
+
 const damaged = (what: string) => new PermanentSketchError(JPEG_LIMIT_MESSAGES.damaged(what));
 
 /** At most this many blocks in one interleaved MCU (ITU T.81 B.2.3); libjpeg refuses more too. */
@@ -92,6 +105,16 @@ const MAX_BLOCKS_PER_MCU = 10;
  * here (see exif.ts); the plane is as stored.
  */
 export function decodeJpegLuma(bytes: Uint8Array, scale = 8): LumaPlane {
+  try {
+    return decodeLuma(bytes, scale);
+  } finally {
+    // The shared reader and scan state must not keep the photo's memory alive until the next photo.
+    sharedReader.reset(EMPTY, 0);
+    sharedScan.release();
+  }
+}
+
+function decodeLuma(bytes: Uint8Array, scale: number): LumaPlane {
   if (bytes[0] !== 0xff || bytes[1] !== 0xd8) throw damaged("no start of image");
   const quantTables: (Uint16Array | undefined)[] = [];
   const dcTables: (HuffmanTable | undefined)[] = [];
@@ -269,7 +292,7 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
     plane: new Uint8Array(width * height),
     width,
     height,
-    idct: new ScaledIdct(scale),
+    idct: idctFor(scale),
     stride,
     coefficients: frame.progressive ? new Int16Array(stride * rows * 64) : undefined,
     block: new Int32Array(64),
@@ -324,11 +347,10 @@ function decodeScan(
   luma.work += blocksVisited * (frame.progressive ? spectralEnd - spectralStart + 1 : 64);
   if (luma.work > luma.workBudget) throw new PermanentSketchError(JPEG_LIMIT_MESSAGES.tooMuchWork);
 
-  const reader = new BitReader(bytes, end);
+  const reader = sharedReader;
+  reader.reset(bytes, end);
   const progressive = frame.progressive;
   const dcFirst = progressive && spectralStart === 0 && high === 0;
-  const dcRefine = progressive && spectralStart === 0 && high !== 0;
-  const acFirst = progressive && spectralStart !== 0 && high === 0;
   for (const c of scan) {
     c.predictor = 0;
     const needsDc = !progressive || dcFirst;
@@ -339,122 +361,30 @@ function decodeScan(
   const quant = luma.quantTables[lumaComponent.quantTable];
   if (!progressive && !quant) throw damaged("missing quantisation table");
 
-  const coefficients = luma.coefficients;
-  const block = luma.block;
-  const idct = luma.idct;
-  const scale = idct.size;
+  const state = sharedScan;
+  state.progressive = progressive;
+  state.dcFirst = dcFirst;
+  state.dcRefine = progressive && spectralStart === 0 && high !== 0;
+  state.acFirst = progressive && spectralStart !== 0 && high === 0;
+  state.spectralStart = spectralStart;
+  state.spectralEnd = spectralEnd;
+  state.low = low;
+  state.endOfBandRun = 0;
+  state.restartInterval = restartInterval;
+  state.lumaComponent = lumaComponent;
+  state.dcTables = dcTables;
+  state.acTables = acTables;
+  state.quant = quant ?? NO_QUANT;
+  state.coefficients = luma.coefficients ?? NO_COEFFICIENTS;
+  state.block = luma.block;
+  state.idct = luma.idct;
+  state.scale = luma.idct.size;
   // Coefficients the scaled IDCT reads: row and column below the scale (all of them at 8/8).
-  const keep = keepMasks[scale];
-  let endOfBandRun = 0;
-
-  /** One block of a component; (row, column) in blocks. */
-  const decodeBlock = (c: Component, row: number, column: number) => {
-    const isLuma = c === lumaComponent;
-    if (!progressive) {
-      const dc = dcTables[c.dcTable]!;
-      const ac = acTables[c.acTable]!;
-      if (!isLuma) {
-        reader.skip(reader.symbol(dc));
-        reader.skipAcCoefficients(ac);
-        return;
-      }
-      c.predictor += reader.signed(reader.symbol(dc));
-      block[0] = c.predictor * quant![0];
-      const last = reader.acCoefficients(ac, block, quant!, keep, ZIGZAG);
-      idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, last);
-      // Zero what this block wrote (and no more), ready for the next.
-      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
-      return;
-    }
-
-    const offset = (row * luma.stride + column) * 64;
-    if (dcFirst) {
-      c.predictor += reader.signed(reader.symbol(dcTables[c.dcTable]!));
-      if (isLuma) coefficients![offset] = c.predictor << low;
-      return;
-    }
-    if (dcRefine) {
-      if (reader.bit() && isLuma) coefficients![offset] |= 1 << low;
-      return;
-    }
-    // AC scans hold one component, and it is luma (others were skipped above).
-    const ac = acTables[c.acTable]!;
-    if (acFirst) {
-      if (endOfBandRun > 0) {
-        endOfBandRun--;
-        return;
-      }
-      for (let k = spectralStart; k <= spectralEnd; ) {
-        const rs = reader.symbol(ac);
-        const run = rs >> 4;
-        const size = rs & 15;
-        if (size === 0) {
-          if (run < 15) {
-            endOfBandRun = (1 << run) - 1 + reader.bits(run);
-            break;
-          }
-          k += 16;
-          continue;
-        }
-        k += run;
-        if (k > 63) break;
-        coefficients![offset + k] = reader.signed(size) * (1 << low);
-        k++;
-      }
-      return;
-    }
-    // AC refinement: one correction bit per already non-zero coefficient in the band, new
-    // coefficients are ±1 << low placed after `run` zero-history coefficients.
-    const plus = 1 << low;
-    const minus = -1 << low;
-    let k = spectralStart;
-    if (endOfBandRun === 0) {
-      for (; k <= spectralEnd; ) {
-        const rs = reader.symbol(ac);
-        let run = rs >> 4;
-        const size = rs & 15;
-        let value = 0;
-        if (size !== 0) {
-          if (size !== 1) throw damaged("bad refinement code");
-          value = reader.bit() ? plus : minus;
-        } else if (run !== 15) {
-          endOfBandRun = (1 << run) + reader.bits(run);
-          break;
-        }
-        while (k <= spectralEnd) {
-          const at = offset + k;
-          const coefficient = coefficients![at];
-          if (coefficient !== 0) {
-            if (reader.bit() && (coefficient & plus) === 0) coefficients![at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
-          } else {
-            if (run === 0) break;
-            run--;
-          }
-          k++;
-        }
-        if (value !== 0 && k <= spectralEnd) coefficients![offset + k] = value;
-        k++;
-      }
-    }
-    if (endOfBandRun > 0) {
-      for (; k <= spectralEnd; k++) {
-        const at = offset + k;
-        const coefficient = coefficients![at];
-        if (coefficient !== 0 && reader.bit() && (coefficient & plus) === 0) {
-          coefficients![at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
-        }
-      }
-      endOfBandRun--;
-    }
-  };
-
-  const restart = (unit: number) => {
-    if (restartInterval && unit > 0 && unit % restartInterval === 0) {
-      reader.restart();
-      for (const c of scan) c.predictor = 0;
-      endOfBandRun = 0;
-    }
-  };
+  state.keep = keepMasks[luma.idct.size];
+  state.plane = luma.plane;
+  state.planeWidth = luma.width;
+  state.planeHeight = luma.height;
+  state.stride = luma.stride;
 
   if (scan.length === 1) {
     // Non-interleaved: every block of the component is its own MCU.
@@ -462,24 +392,196 @@ function decodeScan(
     let unit = 0;
     for (let row = 0; row < c.blocksHigh; row++) {
       for (let column = 0; column < c.blocksWide; column++, unit++) {
-        restart(unit);
-        decodeBlock(c, row, column);
+        restartIfDue(state, scan, unit);
+        decodeBlock(state, c, row, column);
       }
     }
   } else {
     let unit = 0;
     for (let mcuRow = 0; mcuRow < frame.mcusHigh; mcuRow++) {
       for (let mcuColumn = 0; mcuColumn < frame.mcusWide; mcuColumn++, unit++) {
-        restart(unit);
+        restartIfDue(state, scan, unit);
         for (const c of scan) {
           for (let v = 0; v < c.v; v++) {
-            for (let h = 0; h < c.h; h++) decodeBlock(c, mcuRow * c.v + v, mcuColumn * c.h + h);
+            for (let h = 0; h < c.h; h++) decodeBlock(state, c, mcuRow * c.v + v, mcuColumn * c.h + h);
           }
         }
       }
     }
   }
   return reader.endOfScan();
+}
+
+const NO_QUANT = new Uint16Array(0);
+const NO_COEFFICIENTS = new Int16Array(0);
+const NO_TABLES: (HuffmanTable | undefined)[] = [];
+
+/**
+ * What decoding a block needs of its scan. Module-level functions take it explicitly (closures
+ * made per scan were compiled again after every garbage collection), and there is one for the
+ * isolate's life, filled per scan and emptied after each photo (`release`) so it holds no
+ * photo's memory; every field keeps one type (empty arrays rather than undefined).
+ */
+class ScanState {
+  reader = sharedReader;
+  progressive = false;
+  dcFirst = false;
+  dcRefine = false;
+  acFirst = false;
+  spectralStart = 0;
+  spectralEnd = 0;
+  /** Successive approximation: the bit position this scan writes. */
+  low = 0;
+  /** Blocks still to skip in a progressive AC scan's end-of-band run. */
+  endOfBandRun = 0;
+  restartInterval = 0;
+  lumaComponent: Component | null = null;
+  dcTables: (HuffmanTable | undefined)[] = NO_TABLES;
+  acTables: (HuffmanTable | undefined)[] = NO_TABLES;
+  quant: Uint16Array = NO_QUANT;
+  coefficients: Int16Array = NO_COEFFICIENTS;
+  block: Int32Array = new Int32Array(0);
+  idct = idctFor(8);
+  scale = 8;
+  keep: Uint8Array = EMPTY;
+  plane: Uint8Array = EMPTY;
+  planeWidth = 0;
+  planeHeight = 0;
+  /** Blocks per row of the coefficient buffer. */
+  stride = 0;
+
+  release(): void {
+    this.lumaComponent = null;
+    this.dcTables = NO_TABLES;
+    this.acTables = NO_TABLES;
+    this.quant = NO_QUANT;
+    this.coefficients = NO_COEFFICIENTS;
+    this.plane = EMPTY;
+  }
+}
+const sharedScan = new ScanState();
+
+/** At a restart interval's end: the reader steps over the marker, and predictions start afresh. */
+function restartIfDue(state: ScanState, scan: Component[], unit: number): void {
+  const interval = state.restartInterval;
+  if (interval !== 0 && unit > 0 && unit % interval === 0) {
+    state.reader.restart();
+    for (const c of scan) c.predictor = 0;
+    state.endOfBandRun = 0;
+  }
+}
+
+/** One block of a component; (row, column) in blocks. */
+function decodeBlock(state: ScanState, c: Component, row: number, column: number): void {
+  if (state.progressive) decodeProgressiveBlock(state, c, row, column);
+  else decodeSequentialBlock(state, c, row, column);
+}
+
+function decodeSequentialBlock(state: ScanState, c: Component, row: number, column: number): void {
+  const reader = state.reader;
+  const dc = state.dcTables[c.dcTable]!;
+  const ac = state.acTables[c.acTable]!;
+  if (c !== state.lumaComponent) {
+    reader.skip(reader.symbol(dc));
+    reader.skipAcCoefficients(ac);
+    return;
+  }
+  const block = state.block;
+  const quant = state.quant;
+  c.predictor += reader.signed(reader.symbol(dc));
+  block[0] = c.predictor * quant[0];
+  const last = reader.acCoefficients(ac, block, quant, state.keep, ZIGZAG);
+  const scale = state.scale;
+  state.idct.run(block, state.plane, state.planeWidth, column * scale, row * scale, state.planeWidth, state.planeHeight, last);
+  // Zero what this block wrote (and no more), ready for the next.
+  for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
+}
+
+function decodeProgressiveBlock(state: ScanState, c: Component, row: number, column: number): void {
+  const reader = state.reader;
+  const coefficients = state.coefficients;
+  const low = state.low;
+  const offset = (row * state.stride + column) * 64;
+  if (state.dcFirst) {
+    c.predictor += reader.signed(reader.symbol(state.dcTables[c.dcTable]!));
+    if (c === state.lumaComponent) coefficients[offset] = c.predictor << low;
+    return;
+  }
+  if (state.dcRefine) {
+    if (reader.bit() && c === state.lumaComponent) coefficients[offset] |= 1 << low;
+    return;
+  }
+  // AC scans hold one component, and it is luma (others were skipped by decodeScan).
+  const ac = state.acTables[c.acTable]!;
+  const spectralStart = state.spectralStart;
+  const spectralEnd = state.spectralEnd;
+  if (state.acFirst) {
+    if (state.endOfBandRun > 0) {
+      state.endOfBandRun--;
+      return;
+    }
+    for (let k = spectralStart; k <= spectralEnd; ) {
+      const rs = reader.symbol(ac);
+      const run = rs >> 4;
+      const size = rs & 15;
+      if (size === 0) {
+        if (run < 15) {
+          state.endOfBandRun = (1 << run) - 1 + reader.bits(run);
+          break;
+        }
+        k += 16;
+        continue;
+      }
+      k += run;
+      if (k > 63) break;
+      coefficients[offset + k] = reader.signed(size) * (1 << low);
+      k++;
+    }
+    return;
+  }
+  // AC refinement: one correction bit per already non-zero coefficient in the band, new
+  // coefficients are ±1 << low placed after `run` zero-history coefficients.
+  const plus = 1 << low;
+  const minus = -1 << low;
+  let k = spectralStart;
+  if (state.endOfBandRun === 0) {
+    for (; k <= spectralEnd; ) {
+      const rs = reader.symbol(ac);
+      let run = rs >> 4;
+      const size = rs & 15;
+      let value = 0;
+      if (size !== 0) {
+        if (size !== 1) throw damaged("bad refinement code");
+        value = reader.bit() ? plus : minus;
+      } else if (run !== 15) {
+        state.endOfBandRun = (1 << run) + reader.bits(run);
+        break;
+      }
+      while (k <= spectralEnd) {
+        const at = offset + k;
+        const coefficient = coefficients[at];
+        if (coefficient !== 0) {
+          if (reader.bit() && (coefficient & plus) === 0) coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
+        } else {
+          if (run === 0) break;
+          run--;
+        }
+        k++;
+      }
+      if (value !== 0 && k <= spectralEnd) coefficients[offset + k] = value;
+      k++;
+    }
+  }
+  if (state.endOfBandRun > 0) {
+    for (; k <= spectralEnd; k++) {
+      const at = offset + k;
+      const coefficient = coefficients[at];
+      if (coefficient !== 0 && reader.bit() && (coefficient & plus) === 0) {
+        coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
+      }
+    }
+    state.endOfBandRun--;
+  }
 }
 
 /**

@@ -42,6 +42,13 @@ export function buildHuffmanTable(counts: Uint8Array, symbols: Uint8Array): Huff
 }
 
 /**
+ * A table that lives as long as the isolate, so the tables' V8 shape does too: when every table
+ * of a photo was garbage, the shape died at the next collection, the feedback of the readers'
+ * hot loops was cleared with it, and they were compiled again on every photo.
+ */
+export const SHAPE_KEEPER_TABLE: HuffmanTable = buildHuffmanTable(new Uint8Array(16), new Uint8Array(0));
+
+/**
  * Reads bits MSB first from the entropy-coded data starting at `position`. At a marker (0xFF not
  * followed by 0x00) it stops consuming and feeds zero bits, as libjpeg does; the caller then
  * handles the marker (a restart, or the end of the scan).
@@ -52,12 +59,24 @@ export class BitReader {
   private count = 0;
   /** Zero bytes fed past the end of the data or at a marker. */
   private padding = 0;
+  private bytes: Uint8Array;
 
-  constructor(
-    private readonly bytes: Uint8Array,
-    position: number,
-  ) {
+  constructor(bytes: Uint8Array, position: number) {
+    this.bytes = bytes;
     this.position = position;
+  }
+
+  /**
+   * Starts reading other data. The decoder keeps one reader for the isolate's life: a reader made
+   * per scan took its V8 shape with it at each garbage collection, and the optimised code of
+   * every method was thrown away and compiled again on the next photo.
+   */
+  reset(bytes: Uint8Array, position: number): void {
+    this.bytes = bytes;
+    this.position = position;
+    this.buffer = 0;
+    this.count = 0;
+    this.padding = 0;
   }
 
   /** Tops the buffer up with whole bytes to 25-32 bits: a symbol and its value (16 + 11) at most. */
