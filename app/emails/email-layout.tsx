@@ -138,3 +138,12 @@ export function EmailButton({ href, children }: { href: string; children: ReactN
     </Link>
   );
 }
+
+/**
+ * The plain-text body every order email has: greeting, what happened, the order's details, what
+ * comes next, then who to write to and the sign-off.
+ */
+export function plainTextEmail(parts: { firstName: string; intro: string; details: string[]; next: string[] }): string {
+  const T = ORDER_EMAIL_TEXT;
+  return [T.greeting(parts.firstName), "", parts.intro, "", ...parts.details, "", ...parts.next, "", T.questions, "", T.signOff, ""].join("\n");
+}

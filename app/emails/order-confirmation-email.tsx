@@ -6,7 +6,7 @@
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import { LABELS, ORDER_EMAIL_TEXT as T } from "~/lib/constants";
-import { DetailRow, EmailButton, EmailLayout, emailText } from "./email-layout";
+import { DetailRow, EmailButton, EmailLayout, emailText, plainTextEmail } from "./email-layout";
 
 export interface OrderConfirmationEmailProps {
   origin: string;
@@ -54,28 +54,19 @@ export function OrderConfirmationEmail(props: OrderConfirmationEmailProps) {
 }
 
 export function orderConfirmationText(props: OrderConfirmationEmailProps): string {
-  return [
-    T.greeting(props.firstName),
-    "",
-    T.confirmationIntro,
-    "",
-    `${T.orderNumber}: ${props.orderNumber}`,
-    `${T.bookTitle}: ${props.bookTitle}`,
-    `${T.pages}: ${props.pages}`,
-    `${T.quantity}: ${props.quantity}`,
-    `${T.total}: ${props.total}`,
-    `${T.estimatedDelivery}: ${props.estimatedDelivery}`,
-    `${T.deliveryAddress}:`,
-    ...props.addressLines.map((line) => `  ${line}`),
-    "",
-    T.trackIntro,
-    props.trackingUrl,
-    "",
-    T.confirmationOutro,
-    "",
-    T.questions,
-    "",
-    T.signOff,
-    "",
-  ].join("\n");
+  return plainTextEmail({
+    firstName: props.firstName,
+    intro: T.confirmationIntro,
+    details: [
+      `${T.orderNumber}: ${props.orderNumber}`,
+      `${T.bookTitle}: ${props.bookTitle}`,
+      `${T.pages}: ${props.pages}`,
+      `${T.quantity}: ${props.quantity}`,
+      `${T.total}: ${props.total}`,
+      `${T.estimatedDelivery}: ${props.estimatedDelivery}`,
+      `${T.deliveryAddress}:`,
+      ...props.addressLines.map((line) => `  ${line}`),
+    ],
+    next: [T.trackIntro, props.trackingUrl, "", T.confirmationOutro],
+  });
 }

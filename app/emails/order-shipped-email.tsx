@@ -5,7 +5,7 @@
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import { LABELS, ORDER_EMAIL_TEXT as T } from "~/lib/constants";
-import { DetailRow, EmailButton, EmailLayout, emailText } from "./email-layout";
+import { DetailRow, EmailButton, EmailLayout, emailText, plainTextEmail } from "./email-layout";
 
 export interface OrderShippedEmailProps {
   origin: string;
@@ -36,21 +36,14 @@ export function OrderShippedEmail(props: OrderShippedEmailProps) {
 }
 
 export function orderShippedText(props: OrderShippedEmailProps): string {
-  return [
-    T.greeting(props.firstName),
-    "",
-    T.shippedIntro,
-    "",
-    `${T.orderNumber}: ${props.orderNumber}`,
-    `${T.bookTitle}: ${props.bookTitle}`,
-    ...(props.trackingNumber ? [`${T.trackingNumber}: ${props.trackingNumber}`] : []),
-    "",
-    T.shippedOutro,
-    `${LABELS.trackYourOrder}: ${props.trackingUrl}`,
-    "",
-    T.questions,
-    "",
-    T.signOff,
-    "",
-  ].join("\n");
+  return plainTextEmail({
+    firstName: props.firstName,
+    intro: T.shippedIntro,
+    details: [
+      `${T.orderNumber}: ${props.orderNumber}`,
+      `${T.bookTitle}: ${props.bookTitle}`,
+      ...(props.trackingNumber ? [`${T.trackingNumber}: ${props.trackingNumber}`] : []),
+    ],
+    next: [T.shippedOutro, `${LABELS.trackYourOrder}: ${props.trackingUrl}`],
+  });
 }

@@ -75,14 +75,27 @@ export async function queuePendingImages(env: Env, db: Database, bookId: number,
     .set({ queuedAt: now, processAttempts: sql`${images.processAttempts} + 1` })
     .where(and(eq(images.bookId, bookId), eq(images.processingStatus, "pending"), isNull(images.queuedAt)))
     .returning({ id: images.id, detail: pageDetailLevel });
-  if (picked.length === 0) return 0;
+  await sendPickedPages(env, db, picked);
+  return picked.length;
+}
+
+/**
+ * One sketch job per page just picked (queued_at set by the statement that picked it). If the
+ * queue refuses, the pages are unpicked, so the next /process sends them, and the error goes on.
+ */
+export async function sendPickedPages(env: Env, db: Database, picked: { id: number; detail: DetailLevel }[]): Promise<void> {
+  if (picked.length === 0) return;
   try {
-    await env.SKETCH_QUEUE.sendBatch(picked.map((row) => ({ body: { imageId: row.id, detail: row.detail } satisfies SketchJob })));
+    await env.SKETCH_QUEUE.sendBatch(sketchJobs(picked));
   } catch (error) {
-    await db.update(images).set({ queuedAt: null }).where(inArray(images.id, picked.map((row) => row.id)));
+    await db.update(images).set({ queuedAt: null }).where(inArray(images.id, picked.map((page) => page.id)));
     throw error;
   }
-  return picked.length;
+}
+
+/** The queue messages for pages and the levels they are drawn at. */
+export function sketchJobs(pages: { id: number; detail: DetailLevel }[]): MessageSendRequest<SketchJob>[] {
+  return pages.map((page) => ({ body: { imageId: page.id, detail: page.detail } }));
 }
 
 export async function bookProgress(db: Database, book: Book): Promise<BookProgress> {

@@ -7,10 +7,9 @@
  * for one change. The page keeps its old sketch (sketch_key) until the new one is stored, so the
  * preview shows it, dimmed, while it is redrawn.
  */
-import { and, eq, getTableColumns, inArray, isNull, ne, not, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, ne, not, sql, type SQL } from "drizzle-orm";
 import { API_MESSAGES, DETAIL_LEVEL_MESSAGES, type DetailLevel } from "~/lib/constants";
-import type { SketchJob } from "../../workers/sketch/contract";
-import { pageDetailLevel, requireEditableBook } from "./books.server";
+import { pageDetailLevel, requireEditableBook, sendPickedPages } from "./books.server";
 import type { Database } from "./db.server";
 import { books, images, type Book, type Image } from "./db/schema";
 import type { Env } from "./env.server";
@@ -45,25 +44,6 @@ function requeued(now: Date) {
 
 /** The updated row and the level it is drawn at, as the statement left them. */
 const withDrawnLevel = { ...getTableColumns(images), detail: pageDetailLevel };
-
-interface PickedPage {
-  id: number;
-  detail: DetailLevel;
-}
-
-/** Sends one job per picked page. If the queue refuses, the pages are unpicked (as /process does). */
-async function sendSketchJobs(env: Env, db: Database, picked: PickedPage[]): Promise<void> {
-  if (picked.length === 0) return;
-  try {
-    await env.SKETCH_QUEUE.sendBatch(picked.map((page) => ({ body: { imageId: page.id, detail: page.detail } satisfies SketchJob })));
-  } catch (error) {
-    await db
-      .update(images)
-      .set({ queuedAt: null })
-      .where(inArray(images.id, picked.map((page) => page.id)));
-    throw error;
-  }
-}
 
 /**
  * Sets the book's level and redraws the pages that follow it, only if the level really changes
@@ -101,7 +81,7 @@ export async function setBookDetailLevel(
   ]);
   // requireEditableBook saw it unpaid; a payment landed in between.
   if (updated.length === 0) throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
-  await sendSketchJobs(env, db, picked.map((page) => ({ id: page.id, detail: detailLevel })));
+  await sendPickedPages(env, db, picked.map((page) => ({ id: page.id, detail: detailLevel })));
   return { detailLevel, redrawing: picked.length };
 }
 
@@ -133,7 +113,7 @@ export async function setPageDetailLevel(
   const [row] = updated;
   // The image is the visitor's (requireImage), so only a paid book writes nothing.
   if (!row) throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
-  await sendSketchJobs(env, db, picked.map((page) => ({ id: page.id, detail: row.detail })));
+  await sendPickedPages(env, db, picked.map((page) => ({ id: page.id, detail: row.detail })));
   return row;
 }
 
@@ -149,7 +129,7 @@ export async function retryFailedImage(env: Env, db: Database, image: OwnedImage
     if (current) requireEditableBook(current);
     throw jsonError(409, DETAIL_LEVEL_MESSAGES.onlyFailedRetried);
   }
-  await sendSketchJobs(env, db, [{ id: picked.id, detail: picked.detail }]);
+  await sendPickedPages(env, db, [{ id: picked.id, detail: picked.detail }]);
   return picked;
 }
 

@@ -11,9 +11,9 @@
  */
 import { and, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import { MAX_PROCESS_ATTEMPTS, PROCESSING_FAILURES, PROCESSING_STUCK_MINUTES } from "~/lib/constants";
-import type { SketchJob } from "../../workers/sketch/contract";
+import { pageDetailLevel, sketchJobs } from "./books.server";
 import { database } from "./db.server";
-import { books, images } from "./db/schema";
+import { images } from "./db/schema";
 import type { Env } from "./env.server";
 
 /** Queue.sendBatch takes at most 100 messages; the rest wait for the next hour. */
@@ -57,20 +57,11 @@ export async function sweepStuckImages(env: Env, now: Date): Promise<ProcessingS
     .update(images)
     .set({ queuedAt: now, processAttempts: sql`${images.processAttempts} + 1` })
     .where(and(inArray(images.id, candidates.map((row) => row.id)), stuckSince(deadline)))
-    .returning({ id: images.id, bookId: images.bookId, detailLevel: images.detailLevel });
+    .returning({ id: images.id, detail: pageDetailLevel });
   if (picked.length === 0) return { requeued: 0, failed: gaveUp.length };
 
-  const bookLevels = await db
-    .select({ id: books.id, detailLevel: books.detailLevel })
-    .from(books)
-    .where(inArray(books.id, [...new Set(picked.map((row) => row.bookId))]));
-  const levelOf = new Map(bookLevels.map((book) => [book.id, book.detailLevel]));
   try {
-    await env.SKETCH_QUEUE.sendBatch(
-      picked.map((image) => ({
-        body: { imageId: image.id, detail: image.detailLevel ?? levelOf.get(image.bookId) } satisfies SketchJob,
-      })),
-    );
+    await env.SKETCH_QUEUE.sendBatch(sketchJobs(picked));
   } catch (error) {
     // Not sent: the attempt does not count; the next sweep tries again.
     await db
