@@ -7,9 +7,11 @@
  *   → tone curve (stretch a dull or dark photo to the full range)                tone.ts
  *   → noise estimate, which sets how much the grey is smoothed                   noise.ts, scale.ts
  *   → the smoothed grey and its wide Gaussian blur, on reduced planes            blur.ts
+ *   → coarse outlines: Canny at about 1 mm of the page (trunks, crowns, soft     outlines.ts
+ *     boundaries that the fine edges lose in texture)
  *   → surround plane: the mean edge strength around each pixel (texture)          surround.ts
  *   → fused pass: colour dodge of the smoothed grey over its blur, darkened by     render.ts
- *     the Sobel edge magnitude minus the surround, levels
+ *     the Sobel edge magnitude minus the surround, levels; the coarse outlines drawn in
  *   → binarise: hysteresis, strokes judged by size and reach                     binarise.ts
  *   → lines thickened to a printable weight                                      thicken.ts
  *
@@ -22,6 +24,7 @@ import { binarise, type PageStats } from "./binarise";
 import { blockMeans, gaussianInPlace, reducedSigma, reductionFor } from "./blur";
 import { estimateNoise } from "./noise";
 import { rgbaToGray, type FixedPlane, type GrayPlane } from "./plane";
+import { coarseOutlines, drawOutlines } from "./outlines";
 import { renderPage } from "./render";
 import { areaResize, fitWithin } from "./resize";
 import { blurSigmaFor, edgeSigmaFor, lineRadiusFor } from "./scale";
@@ -116,11 +119,14 @@ export function grayToSketch(gray: GrayPlane, options: KernelOptions = {}): Kern
   const smoothed = base; // blurred last, in place: blockMeans read it unsmoothed
   gaussianInPlace(smoothed, reducedSigma(edgeSigma, smoothed.scale));
   stageClock?.("smooth");
+  const outlines = coarseOutlines(smoothed, edgeSigma, tuning);
+  stageClock?.("outlines");
   const surround = surroundPlane(smoothed, edgeSigma, Math.max(2, edgeSigma) * tuning.surroundSigmaFactor);
   stageClock?.("surround");
 
   const page = new Uint8Array(width * height);
   renderPage(page, width, height, smoothed, blurred, surround, edgeSigma, tuning);
+  drawOutlines({ data: page, width, height }, outlines);
   stageClock?.("render");
   const sketch = { data: page, width, height };
   const stats = binarise(sketch, tuning);

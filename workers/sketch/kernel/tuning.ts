@@ -56,6 +56,14 @@ export const SKETCH_TUNING = {
   surroundSuppression: 0.7,
   /** ...and lightens the dodge by this × the surround (in grey levels), for the same reason. */
   dodgeSuppression: 0.45,
+  /**
+   * Coarse outlines (outlines.ts): Canny's detector on the grey smoothed by long edge / this
+   * (≈ 1 mm on the page; 0 = off), drawing boundaries whose step is at least outlineHigh grey
+   * levels, followed through parts of at least outlineLow.
+   */
+  outlineSigmaDivisor: 285,
+  outlineHigh: 60,
+  outlineLow: 25,
 } as const;
 
 export type SketchTuning = { readonly [Name in keyof typeof SKETCH_TUNING]: number };
@@ -70,6 +78,8 @@ export const DETAIL_TUNING: Record<DetailLevel, Partial<SketchTuning>> = {
     surroundSuppression: 1,
     dodgeSuppression: 0.6,
     strongLevel: 80,
+    outlineHigh: 80,
+    outlineLow: 35,
   },
   standard: {},
   detailed: {
@@ -79,6 +89,9 @@ export const DETAIL_TUNING: Record<DetailLevel, Partial<SketchTuning>> = {
     dodgeSuppression: 0.3,
     weakLevel: 200,
     strongLevel: 110,
+    outlineSigmaDivisor: 400,
+    outlineHigh: 45,
+    outlineLow: 20,
   },
 };
 

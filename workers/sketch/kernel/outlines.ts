@@ -1,0 +1,162 @@
+/**
+ * Coarse outlines: Canny's edge detector (J. Canny, "A computational approach to edge
+ * detection", 1986) run at a coarser scale than the render pass, for the outlines of big shapes
+ * that stand in busy surroundings: tree trunks in a forest, a tree's crown against the sky, a
+ * path through ferns.
+ *
+ * The render pass draws an edge where the finely smoothed grey changes fast, less what its
+ * surroundings do (surround suppression). In a forest the surroundings of a trunk are needles and
+ * ferns, so the trunk's edge is suppressed with them, and a soft boundary (a crown painted with a
+ * broad brush) is never fast enough. Smoothed over a few millimetres of the page, the texture
+ * averages out to an even tone while a trunk or a crown stays a band of its own tone, whose
+ * boundary is a clear gradient. Non-maximum suppression thins that gradient to a one-pixel line
+ * at its centre (where the boundary is), and hysteresis keeps a line only where part of it is a
+ * strong step, following it through weaker parts (so a trunk is one line, not dashes).
+ *
+ * Works on the smoothed plane (half the working resolution on large pages), so it costs a
+ * fraction of a full-page pass. Thresholds are in grey levels of step height: a boundary between
+ * two areas that differ by that much (after the tone curve), however wide the smoothing.
+ */
+import { blockMeans, gaussianInPlace, reducedSigma, reductionFor } from "./blur";
+import type { FixedPlane, GrayPlane } from "./plane";
+import type { SketchTuning } from "./tuning";
+
+/** tan(22.5°) in 1/256ths: splits gradient directions into horizontal, vertical and the two diagonals. */
+const TAN_22_5 = 106;
+
+/** Below this (working pixels) the coarse scale is no coarser than the render pass's own. */
+const MIN_OUTLINE_SIGMA = 1.5;
+
+/** Outline pixels (1) on a grid of `scale` × `scale` working pixels per cell. */
+export interface OutlinePlane {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  scale: number;
+}
+
+/**
+ * The coarse outlines of `smoothed` (8.8 grey already smoothed by edgeSigma working pixels).
+ * The grey is blurred on block means as coarse as the sigma allows (a quarter of the plane's
+ * pixels on a large page: the blur is a low frequency), and the outlines are found on that grid.
+ * `smoothed` is not changed.
+ */
+export function coarseOutlines(smoothed: FixedPlane, edgeSigma: number, tuning: SketchTuning): OutlinePlane {
+  // The coarse sigma in working pixels, a fixed share of the page (so the same size on paper
+  // whatever the photo's resolution); the plane already carries edgeSigma of it.
+  const sigma = Math.max(MIN_OUTLINE_SIGMA, edgeSigma, (Math.max(smoothed.width, smoothed.height) * smoothed.scale) / tuning.outlineSigmaDivisor);
+  const more = Math.sqrt(Math.max(0, sigma * sigma - edgeSigma * edgeSigma));
+  const factor = Math.max(1, reductionFor(more) / smoothed.scale);
+  const coarse = factor > 1 ? blockMeans(smoothed, factor) : { ...smoothed, data: smoothed.data.slice() };
+  gaussianInPlace(coarse, factor > 1 ? reducedSigma(more, coarse.scale) : more / coarse.scale);
+  const { width, height, scale } = coarse;
+  const outline = new Uint8Array(width * height);
+  if (tuning.outlineSigmaDivisor <= 0 || width < 5 || height < 5) return { data: outline, width, height, scale };
+
+  // A step of height h smoothed by sigma has a peak gradient of h / (sqrt(2 pi) sigma) per
+  // working pixel; the Sobel sum on the 8.8 plane is 8 × 256 × scale times that gradient.
+  // Squared, so the per-pixel pass needs no square root.
+  const toStepHeight = (Math.sqrt(2 * Math.PI) * sigma) / (8 * 256 * scale);
+  const strong = (tuning.outlineHigh / toStepHeight) ** 2;
+  const weak = (tuning.outlineLow / toStepHeight) ** 2;
+  const squared = new Float32Array(width * height);
+  for (let y = 1; y < height - 1; y++) squaredGradientRow(coarse.data, squared, y * width, width);
+  // Thin to the ridge of the gradient (1 = weak candidate, 2 = strong), then follow the weak
+  // candidates out from the strong ones.
+  let strongCount = 0;
+  for (let y = 2; y < height - 2; y++) strongCount += ridgeRow(coarse.data, squared, outline, y * width, width, weak, strong);
+  if (strongCount > 0) followFromStrong(outline, width, strongCount);
+  keepFollowed(outline);
+  return { data: outline, width, height, scale };
+}
+
+/** Squared Sobel magnitude of one row's interior. */
+function squaredGradientRow(data: Uint16Array, squared: Float32Array, row: number, width: number): void {
+  for (let i = row + 1, end = row + width - 1; i < end; i++) {
+    const up = i - width;
+    const down = i + width;
+    const gx = data[up + 1] + 2 * data[i + 1] + data[down + 1] - data[up - 1] - 2 * data[i - 1] - data[down - 1];
+    const gy = data[down - 1] + 2 * data[down] + data[down + 1] - data[up - 1] - 2 * data[up] - data[up + 1];
+    squared[i] = gx * gx + gy * gy;
+  }
+}
+
+/**
+ * Non-maximum suppression of one row (2 px from the border): a pixel stays a candidate when its
+ * gradient is at least weak and not below either neighbour across the edge (strictly above the
+ * one before, so a flat-topped ridge gives one pixel, not two). The direction is worked out only
+ * for those few pixels: the gradient is quantised to horizontal, vertical or a diagonal.
+ * Returns how many strong ones the row has.
+ */
+function ridgeRow(data: Uint16Array, squared: Float32Array, outline: Uint8Array, row: number, width: number, weak: number, strong: number): number {
+  let strongCount = 0;
+  for (let i = row + 2, end = row + width - 2; i < end; i++) {
+    const m = squared[i];
+    if (m < weak) continue;
+    const up = i - width;
+    const down = i + width;
+    const gx = data[up + 1] + 2 * data[i + 1] + data[down + 1] - data[up - 1] - 2 * data[i - 1] - data[down - 1];
+    const gy = data[down - 1] + 2 * data[down] + data[down + 1] - data[up - 1] - 2 * data[up] - data[up + 1];
+    const ax = gx < 0 ? -gx : gx;
+    const ay = gy < 0 ? -gy : gy;
+    const step = ay * 256 <= ax * TAN_22_5 ? 1 : ax * 256 <= ay * TAN_22_5 ? width : (gx > 0) === (gy > 0) ? width + 1 : width - 1;
+    if (m <= squared[i - step] || m < squared[i + step]) continue;
+    if (m >= strong) {
+      outline[i] = 2;
+      strongCount++;
+    } else {
+      outline[i] = 1;
+    }
+  }
+  return strongCount;
+}
+
+/** Hysteresis: weak candidates 8-connected to a strong one, directly or through others, become 3. */
+function followFromStrong(outline: Uint8Array, width: number, strongCount: number): void {
+  // Each pixel is pushed once (strong ones now, weak ones when reached): the stack never holds
+  // more than the candidates, which are few next to the plane.
+  let capacity = Math.max(1024, strongCount * 2);
+  let stack = new Int32Array(capacity);
+  let top = 0;
+  for (let i = 0; i < outline.length; i++) if (outline[i] === 2) stack[top++] = i;
+  while (top > 0) {
+    const i = stack[--top];
+    for (let dy = -width; dy <= width; dy += width) {
+      for (let j = i + dy - 1, end = i + dy + 1; j <= end; j++) {
+        if (outline[j] !== 1) continue;
+        outline[j] = 3;
+        if (top === capacity) {
+          capacity *= 2;
+          const grown = new Int32Array(capacity);
+          grown.set(stack);
+          stack = grown;
+        }
+        stack[top++] = j;
+      }
+    }
+  }
+}
+
+/** Strong and followed pixels become 1, lone weak candidates 0. */
+function keepFollowed(outline: Uint8Array): void {
+  for (let i = 0; i < outline.length; i++) outline[i] = outline[i] >= 2 ? 1 : 0;
+}
+
+/**
+ * The outlines onto the grey page as ink: each outline cell darkens the block of page pixels it
+ * covers (cell x covers page columns x × scale .. x × scale + scale - 1).
+ */
+export function drawOutlines(page: GrayPlane, { data: outline, width: planeWidth, height: planeHeight, scale: factor }: OutlinePlane): void {
+  const { width, height, data } = page;
+  for (let py = 0; py < planeHeight; py++) {
+    const yStart = py * factor;
+    const yEnd = Math.min(height, yStart + factor);
+    const planeRow = py * planeWidth;
+    for (let px = 0; px < planeWidth; px++) {
+      if (outline[planeRow + px] === 0) continue;
+      const xStart = px * factor;
+      const xEnd = Math.min(width, xStart + factor);
+      for (let y = yStart; y < yEnd; y++) data.fill(0, y * width + xStart, y * width + xEnd);
+    }
+  }
+}
