@@ -33,7 +33,7 @@ import {
 } from "~/lib/constants";
 import { loadVisitorBook } from "~/server/book-pages.server";
 import { database } from "~/server/db.server";
-import { bookDetailSettings } from "~/server/detail-levels.server";
+import { bookDetailSettings, redrawOlderEnginePages } from "~/server/detail-levels.server";
 
 export const meta: MetaFunction = () => [{ title: `Choose your sketches – ${SHOP_NAME}` }];
 
@@ -47,7 +47,9 @@ const BULK_TOOLS: { label: string; keeps: (image: ImageDto) => boolean }[] = [
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const book = await loadVisitorBook(context, params.id);
-  return json({ ...book, ...(await bookDetailSettings(database(context.cloudflare.env.DB), book.id)) });
+  const db = database(context.cloudflare.env.DB);
+  await redrawOlderEnginePages(context.cloudflare.env, db, book.id);
+  return json({ ...book, ...(await bookDetailSettings(db, book.id)) });
 }
 
 type Filter = "all" | "selected" | "unselected";

@@ -7,8 +7,9 @@
  * for one change. The page keeps its old sketch (sketch_key) until the new one is stored, so the
  * preview shows it, dimmed, while it is redrawn.
  */
-import { and, eq, getTableColumns, isNull, ne, not, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, ne, not, sql, type SQL } from "drizzle-orm";
 import { API_MESSAGES, DETAIL_LEVEL_MESSAGES, type DetailLevel } from "~/lib/constants";
+import { ENGINE_VERSION } from "../../workers/sketch/contract";
 import { pageDetailLevel, requireEditableBook, sendPickedPages } from "./books.server";
 import type { Database } from "./db.server";
 import { books, images, type Book, type Image } from "./db/schema";
@@ -138,3 +139,39 @@ export async function bookDetailSettings(db: Database, bookId: number): Promise<
   const [book] = await db.select({ detailLevel: books.detailLevel, status: books.status }).from(books).where(eq(books.id, bookId));
   return { detailLevel: book.detailLevel, editable: book.status !== "ordered" };
 }
+
+/**
+ * A finished page whose sketch an older engine drew (its key names another ENGINE_VERSION,
+ * workers/sketch/contract.ts). Its quality score is on that engine's scale, not today's, so
+ * "Select High Quality Only" could keep a grey pencil page that today's score would drop.
+ */
+const drawnByOlderEngine = and(
+  eq(images.processingStatus, "completed"),
+  sql`${images.sketchKey} NOT LIKE ${`%.${ENGINE_VERSION}-%`}`,
+)!;
+
+/**
+ * Redraws, with today's engine, the pages of an unpaid book that an older engine drew: called
+ * when the customer opens the book's preview, so the pages they are choosing from, and their
+ * scores, are today's (a paid book's pages are the ones the customer approved and stay as they
+ * are). One statement picks and requeues them, so a reload queues nothing twice; each page keeps
+ * its old sketch, dimmed, until the new one is stored, as on a level change. Returns how many.
+ */
+export async function redrawOlderEnginePages(env: Env, db: Database, bookId: number, now = new Date()): Promise<number> {
+  const picked = await db
+    .update(images)
+    .set(requeued(now))
+    .where(and(eq(images.bookId, bookId), drawnByOlderEngine, bookIsEditable))
+    .returning({ id: images.id, detail: pageDetailLevel });
+  try {
+    await sendPickedPages(env, db, picked);
+  } catch (error) {
+    // The preview still opens: the pages go back to finished with their old sketch, and the
+    // next visit tries again.
+    console.error("redrawing older-engine pages failed", bookId, error);
+    await db.update(images).set({ processingStatus: "completed" }).where(inArray(images.id, picked.map((page) => page.id)));
+    return 0;
+  }
+  return picked.length;
+}
+

@@ -8,6 +8,7 @@ import type { BookDetailChange } from "~/lib/api-client";
 import { API_MESSAGES, DETAIL_LEVEL_MESSAGES, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
 import astronautUrl from "../fixtures/photos/astronaut.jpg?inline";
 import { dbRun, fakeJpeg, sessionIdOf, Visitor, type ApiError, type ImageDto } from "./helpers";
+import { ENGINE_VERSION } from "../../workers/sketch/contract";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -34,7 +35,7 @@ async function imageRow(id: number): Promise<ImageRow> {
 async function markDrawn(image: ImageDto, level: string) {
   await dbRun(
     "UPDATE images SET processing_status = 'completed', quality_score = 80, sketch_key = ? WHERE id = ?",
-    `sketches/page-${image.id}.e2-${level}.png`,
+    `sketches/page-${image.id}.${ENGINE_VERSION}-${level}.png`,
     image.id,
   );
 }
@@ -245,6 +246,67 @@ describe("abuse limits", () => {
     }
     expect(sendBatch).not.toHaveBeenCalled();
     expect(await imageRow(images[1].id)).toMatchObject({ processing_status: "failed" });
+  });
+});
+
+describe("pages an older engine drew", () => {
+  /** The page as an older engine left it: finished, with that engine's key and score. */
+  async function drawnByOlderEngine(image: ImageDto, level: string, score: number) {
+    await dbRun(
+      "UPDATE images SET processing_status = 'completed', quality_score = ?, sketch_key = ? WHERE id = ?",
+      score,
+      `sketches/page-${image.id}.e1-${level}.png`,
+      image.id,
+    );
+  }
+
+  it("are redrawn by today's engine when the preview opens, once, at their own level", async () => {
+    const sendBatch = spyOnQueue();
+    const { visitor, bookId, images } = await bookWithDrawnPages(3);
+    await drawnByOlderEngine(images[0], "standard", 95);
+    await drawnByOlderEngine(images[1], "simple", 97);
+    await dbRun("UPDATE images SET detail_level = 'simple' WHERE id = ?", images[1].id);
+
+    expect((await visitor.fetch(`/book/${bookId}/preview`)).status).toBe(200);
+    const sent = jobsSent(sendBatch).sort((a, b) => a.imageId - b.imageId);
+    expect(sent).toEqual([
+      { imageId: images[0].id, detail: "standard" },
+      { imageId: images[1].id, detail: "simple" },
+    ]);
+    // Being redrawn: the old page stays on show (dimmed) until the new one is stored.
+    const redrawn = await imageRow(images[0].id);
+    expect(redrawn).toMatchObject({ processing_status: "pending", sketch_key: `sketches/page-${images[0].id}.e1-standard.png` });
+    expect(redrawn.queued_at).not.toBeNull();
+    expect(await imageRow(images[2].id)).toMatchObject({ processing_status: "completed", quality_score: 80 });
+
+    sendBatch.mockClear();
+    expect((await visitor.fetch(`/book/${bookId}/preview`)).status).toBe(200);
+    expect(sendBatch).not.toHaveBeenCalled();
+  });
+
+  it("stay as the customer approved them once the book is ordered", async () => {
+    const sendBatch = spyOnQueue();
+    const { visitor, bookId, images } = await bookWithDrawnPages(1);
+    await drawnByOlderEngine(images[0], "standard", 95);
+    await dbRun("UPDATE books SET status = 'ordered' WHERE id = ?", bookId);
+
+    await visitor.fetch(`/book/${bookId}/preview`);
+    expect(sendBatch).not.toHaveBeenCalled();
+    expect(await imageRow(images[0].id)).toMatchObject({ processing_status: "completed", quality_score: 95 });
+  });
+
+  it("keep their old page when the queue refuses, and the preview still opens", async () => {
+    const sendBatch = vi.spyOn(env.SKETCH_QUEUE, "sendBatch").mockRejectedValue(new Error("queue unavailable"));
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { visitor, bookId, images } = await bookWithDrawnPages(1);
+    await drawnByOlderEngine(images[0], "standard", 95);
+
+    expect((await visitor.fetch(`/book/${bookId}/preview`)).status).toBe(200);
+    expect(sendBatch).toHaveBeenCalledTimes(1);
+    expect(await imageRow(images[0].id)).toMatchObject({
+      processing_status: "completed",
+      sketch_key: `sketches/page-${images[0].id}.e1-standard.png`,
+    });
   });
 });
 
