@@ -6,8 +6,8 @@ Prints JSON, best of `repeats` runs each:
                 invert -> GaussianBlur(sigma = long edge / 200) -> divide (dodge) + Sobel magnitude
   job_ms:       what our kernel does, from the full grey plane: INTER_AREA resize to <= 3300 px,
                 edge smoothing, the dodge, Sobel, the surround plane, levels, then the colouring-page
-                stages (hysteresis binarise with connected components, strokes by size and reach,
-                3x3 dilation)
+                stages (coarse outlines by Canny, hysteresis binarise with connected components,
+                strokes by size and reach, 3x3 dilation)
   whole_ms:     the whole same job from the file: decode with OpenCV's reduced-grey JPEG modes
                 (IMREAD_REDUCED_GRAYSCALE_2/4/8, the largest reduction still at least print size,
                 as our decoder's DCT scaling does), then job, then grey PNG encode
@@ -50,6 +50,17 @@ def job(grey):
     edge = np.clip((magnitude - 0.7 * surround - 70) * (0.9 / 150), 0, 0.9)
     levels = cv2.convertScaleAbs(dodge, alpha=255 / 116, beta=-120 * 255 / 116) + 0.45 * surround
     page = np.clip(levels * (1 - edge), 0, 255).astype(np.uint8)
+    # Coarse outlines (workers/sketch/kernel/outlines.ts): Canny on the grey smoothed by about 1 mm
+    # of the page, on a grid as coarse as that sigma allows, drawn into the page before binarise.
+    outline_sigma = max(1.5, edge_sigma, max(w, h) / 285)
+    factor = 4 if outline_sigma >= 8 else 2 if outline_sigma >= 4 else 1
+    coarse = cv2.resize(smoothed, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else smoothed
+    coarse = cv2.GaussianBlur(coarse, (0, 0), max(0.5, outline_sigma / factor))
+    to_sobel = 8 / (np.sqrt(2 * np.pi) * outline_sigma / factor)  # a step's height (grey levels) as a Sobel magnitude
+    outlines = cv2.Canny(coarse, 25 * to_sobel, 60 * to_sobel, L2gradient=True)
+    if factor > 1:
+        outlines = cv2.resize(outlines, (w, h), interpolation=cv2.INTER_NEAREST)
+    page[outlines > 0] = 0
     # Binarise: components of weak pixels, kept when they hold a strong pixel, are big enough and long enough.
     weak = (page < 190).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
