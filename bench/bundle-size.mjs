@@ -59,6 +59,8 @@ export function measureLandingBundle(projectRoot = root) {
   const cssFiles = [...css].filter((url) => existsSync(toFile(url))).map(measure);
   const sum = (files, key) => files.reduce((total, file) => total + file[key], 0);
   return {
+    // A development build's manifest names the live-reload (HMR) runtime.
+    development: Boolean(manifest.hmr),
     jsFiles,
     cssFiles,
     js: { bytes: sum(jsFiles, "bytes"), gzip: sum(jsFiles, "gzip") },
@@ -75,7 +77,13 @@ export function printLandingBundle(projectRoot = root) {
     console.log(`Landing page bundle: not measured (${error.message})`);
     return null;
   }
-  const { jsFiles, cssFiles, js, css } = result;
+  const { jsFiles, cssFiles, js, css, development } = result;
+  if (development) {
+    // `npm run dev`'s `remix watch` writes unminified files with the live-reload runtime into the
+    // same folder: their size says nothing about what a customer downloads.
+    console.log("Landing page bundle: not measured (public/build holds a development build from `npm run dev`; run `npm run build` first)");
+    return null;
+  }
   console.log("Landing page `/` as the browser downloads it (public/build of the last `npm run build`; gzip level 9)");
   console.log(`${"file".padEnd(48)}${"raw".padStart(10)}${"gzip".padStart(10)}`);
   for (const file of [...jsFiles, ...cssFiles]) console.log(`${file.url.padEnd(48)}${kb(file.bytes)}${kb(file.gzip)}`);
