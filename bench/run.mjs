@@ -163,8 +163,9 @@ for (const [name, kind, transform] of variants) {
   photos.push({ label: `${name} (${kind}, made here)`, path, sheet: true });
 }
 // Real photographs of the kinds customers send, from Debian packages when the machine has them
-// (made into JPEGs here): a room (python3-skimage's motorcycle in a lab), a lake with rowing
-// boats on pebbles, a forest path, autumn foliage, cups on a table (plasma-workspace-wallpapers).
+// (made into JPEGs here): a room (python3-skimage's motorcycle in a lab), a jetty by a lake, a
+// forest path, an autumn painting, cups on a table, rowing boats on pebbles at dusk, a maple leaf
+// among fallen leaves, a dark misty lake (plasma-workspace-wallpapers).
 const skimageRoom = "/usr/lib/python3/dist-packages/skimage/data/motorcycle_left.png";
 const roomJpeg = join(out, "room-motorcycle.jpg");
 if (existsSync(skimageRoom) && !existsSync(roomJpeg)) {
@@ -172,7 +173,7 @@ if (existsSync(skimageRoom) && !existsSync(roomJpeg)) {
 }
 if (existsSync(roomJpeg)) photos.push({ label: "room (skimage motorcycle_left)", path: roomJpeg, sheet: true });
 const wallpapers = findWallpapers();
-for (const name of ["BytheWater", "Path", "Autumn", "ColorfulCups"]) {
+for (const name of ["BytheWater", "Path", "Autumn", "ColorfulCups", "EveningGlow", "FallenLeaf", "DarkestHour"]) {
   const path = wallpapers && join(wallpapers, name, "contents", "images", "2560x1600.jpg");
   if (path && existsSync(path)) photos.push({ label: `${name} 2560x1600`, path, sheet: true });
 }
