@@ -59,18 +59,21 @@ export function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
     sums.fill(0);
     const yEnd = Math.min(height, (by + 1) * factor);
     for (let y = by * factor; y < yEnd; y++) addBlockRow(data, y * width, width, factor, sums);
-    const blockHeight = yEnd - by * factor;
-    const outRow = by * outWidth;
-    for (let bx = 0; bx < outWidth; bx++) {
-      const blockWidth = Math.min(width, (bx + 1) * factor) - bx * factor;
-      out[outRow + bx] = (sums[bx] / (blockWidth * blockHeight) + 0.5) | 0;
-    }
+    blockMeansRow(sums, out, by * outWidth, outWidth, width, factor, yEnd - by * factor);
   }
   return { data: out, width: outWidth, height: outHeight, scale: plane.scale * factor };
 }
 
+/** One row of block means from its block sums (the last block of a row may be narrower). */
+export function blockMeansRow(sums: Uint32Array, out: Uint16Array, outRow: number, outWidth: number, width: number, factor: number, blockHeight: number): void {
+  for (let bx = 0; bx < outWidth; bx++) {
+    const blockWidth = Math.min(width, (bx + 1) * factor) - bx * factor;
+    out[outRow + bx] = (sums[bx] / (blockWidth * blockHeight) + 0.5) | 0;
+  }
+}
+
 /** sums[bx] += the row's pixels bx × factor .. (bx + 1) × factor - 1 (no division per pixel). */
-function addBlockRow(data: Uint16Array, row: number, width: number, factor: number, sums: Uint32Array): void {
+export function addBlockRow(data: Uint16Array, row: number, width: number, factor: number, sums: Uint32Array): void {
   for (let bx = 0, x = 0; x < width; bx++) {
     const end = Math.min(width, x + factor);
     let sum = 0;
