@@ -74,6 +74,13 @@ export function blockMeansRow(sums: Uint32Array, out: Uint16Array, outRow: numbe
 
 /** sums[bx] += the row's pixels bx × factor .. (bx + 1) × factor - 1 (no division per pixel). */
 export function addBlockRow(data: Uint16Array, row: number, width: number, factor: number, sums: Uint32Array): void {
+  if (factor === 2) {
+    // The usual reduction of a small photo's blur plane: pairs, without the inner loop.
+    const pairs = width >> 1;
+    for (let bx = 0, i = row; bx < pairs; bx++, i += 2) sums[bx] += data[i] + data[i + 1];
+    if (width & 1) sums[pairs] += data[row + width - 1];
+    return;
+  }
   for (let bx = 0, x = 0; x < width; bx++) {
     const end = Math.min(width, x + factor);
     let sum = 0;
