@@ -144,7 +144,8 @@ function markInkedCells(page: GrayPlane, inked: Uint8Array, cellsWide: number, c
 /** Ink per cell from the runs of a page whose marks are all ink (per run, not per page pixel). */
 function markInkedCellsFromRuns({ runCount, runRow, runStart, runEnd }: Marks, inked: Uint8Array, cellOfRow: Int32Array, cellOfColumn: Int32Array): void {
   for (let r = 0; r < runCount; r++) {
+    // The cells of a run's columns are consecutive: mark the range, not each pixel's cell.
     const cellRow = cellOfRow[runRow[r]];
-    for (let x = runStart[r], end = runEnd[r]; x < end; x++) inked[cellRow + cellOfColumn[x]] = 1;
+    for (let c = cellRow + cellOfColumn[runStart[r]], last = cellRow + cellOfColumn[runEnd[r] - 1]; c <= last; c++) inked[c] = 1;
   }
 }
