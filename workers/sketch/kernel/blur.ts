@@ -94,7 +94,8 @@ export function gaussianInPlace(plane: FixedPlane, sigma: number): void {
   if (sigma < 1) return;
   const { width, height } = plane;
   let current: Uint16Array = plane.data;
-  let next: Uint16Array = new Uint16Array(current.length);
+  if (blurScratch.length < current.length) blurScratch = new Uint16Array(current.length);
+  let next: Uint16Array = blurScratch.subarray(0, current.length);
   const widths = boxWidthsForGaussian(sigma);
   if (widths.every((w) => w === 3) && widths.length === 3 && width >= 4 && height >= 4) {
     // Three boxes of width 3 (the edge smoothing at print size) are one 7-tap kernel
@@ -112,8 +113,16 @@ export function gaussianInPlace(plane: FixedPlane, sigma: number): void {
     boxBlurColumns(current, next, width, height, boxWidth >> 1, columnSums);
     [current, next] = [next, current];
   }
-  plane.data = current;
+  // An even number of passes ends in the plane's own array; were it odd, the result is copied
+  // back rather than leaving the plane on the shared scratch.
+  if (current !== plane.data) plane.data.set(current);
 }
+
+/**
+ * The other half of each box pass's ping-pong, kept for the isolate's life and grown as needed:
+ * a plane-sized allocation and zero-fill less per blur (three blurs per photo).
+ */
+let blurScratch = new Uint16Array(0);
 
 /** Rows convolved with [1 3 6 7 6 3 1] / 27, edges repeated. */
 function sevenTapRows(src: Uint16Array, dst: Uint16Array, width: number, height: number): void {
