@@ -161,35 +161,42 @@ function sevenTapColumns(src: Uint16Array, dst: Uint16Array, width: number, heig
   }
 }
 
-/** Running-sum box blur along rows; the interior loop has no border arithmetic. */
+/** Running-sum box blur along rows. */
 function boxBlurRows(src: Uint16Array, dst: Uint16Array, width: number, height: number, radius: number): void {
   if (radius === 0) {
     dst.set(src);
     return;
   }
+  for (let y = 0; y < height; y++) boxBlurRow(src, dst, y * width, width, radius);
+}
+
+/**
+ * One row of boxBlurRows; the interior loop has no border arithmetic. The loops over a plane's
+ * pixels are in functions called per row throughout this file: compiled once and early, not on
+ * the spot (on-stack replacement) in a function called a few times per photo, for every photo
+ * again until it is optimised whole.
+ */
+function boxBlurRow(src: Uint16Array, dst: Uint16Array, row: number, width: number, radius: number): void {
   const reciprocal = 1 / (2 * radius + 1);
   const interiorEnd = width - radius - 1; // x + radius + 1 < width up to here
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    const first = src[row];
-    const last = src[row + width - 1];
-    let sum = (radius + 1) * first;
-    for (let i = 1; i <= radius; i++) sum += i < width ? src[row + i] : last;
-    let x = 0;
-    for (; x <= radius && x < width; x++) {
-      dst[row + x] = (sum * reciprocal + 0.5) | 0;
-      const entering = x + radius + 1;
-      sum += (entering < width ? src[row + entering] : last) - first;
-    }
-    for (; x < interiorEnd; x++) {
-      dst[row + x] = (sum * reciprocal + 0.5) | 0;
-      sum += src[row + x + radius + 1] - src[row + x - radius];
-    }
-    for (; x < width; x++) {
-      dst[row + x] = (sum * reciprocal + 0.5) | 0;
-      const entering = x + radius + 1;
-      sum += (entering < width ? src[row + entering] : last) - src[row + x - radius];
-    }
+  const first = src[row];
+  const last = src[row + width - 1];
+  let sum = (radius + 1) * first;
+  for (let i = 1; i <= radius; i++) sum += i < width ? src[row + i] : last;
+  let x = 0;
+  for (; x <= radius && x < width; x++) {
+    dst[row + x] = (sum * reciprocal + 0.5) | 0;
+    const entering = x + radius + 1;
+    sum += (entering < width ? src[row + entering] : last) - first;
+  }
+  for (; x < interiorEnd; x++) {
+    dst[row + x] = (sum * reciprocal + 0.5) | 0;
+    sum += src[row + x + radius + 1] - src[row + x - radius];
+  }
+  for (; x < width; x++) {
+    dst[row + x] = (sum * reciprocal + 0.5) | 0;
+    const entering = x + radius + 1;
+    sum += (entering < width ? src[row + entering] : last) - src[row + x - radius];
   }
 }
 
@@ -215,12 +222,15 @@ function boxBlurColumns(
   }
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    const entering = Math.min(row + (radius + 1) * width, lastRow);
-    const leaving = Math.max(row - radius * width, 0);
-    for (let x = 0; x < width; x++) {
-      dst[row + x] = (sums[x] * reciprocal + 0.5) | 0;
-      sums[x] += src[entering + x] - src[leaving + x];
-    }
+    columnBoxRow(src, dst, sums, row, Math.min(row + (radius + 1) * width, lastRow), Math.max(row - radius * width, 0), width, reciprocal);
+  }
+}
+
+/** Row `row` of boxBlurColumns from the running column sums, which then move down a row. */
+function columnBoxRow(src: Uint16Array, dst: Uint16Array, sums: Int32Array, row: number, entering: number, leaving: number, width: number, reciprocal: number): void {
+  for (let x = 0; x < width; x++) {
+    dst[row + x] = (sums[x] * reciprocal + 0.5) | 0;
+    sums[x] += src[entering + x] - src[leaving + x];
   }
 }
 

@@ -50,13 +50,18 @@ function thickenOnce(data: Uint8Array, width: number, height: number, words: num
     } else {
       below.set(here);
     }
-    for (let x = 0; x < words; x++) anded[x] = above[x] & here[x] & below[x];
+    andRows(above, here, below, anded, words);
     data.set(andedBytes, y * width);
     const recycled = above;
     above = here;
     here = below;
     below = recycled;
   }
+}
+
+/** out = above AND here AND below (a function per row: compiled once, not on the spot per photo). */
+function andRows(above: Uint32Array, here: Uint32Array, below: Uint32Array, out: Uint32Array, words: number): void {
+  for (let x = 0; x < words; x++) out[x] = above[x] & here[x] & below[x];
 }
 
 /**
