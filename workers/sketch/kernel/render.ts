@@ -265,8 +265,9 @@ export function renderPage(
  * stencil is separable: per padded column c, V = above + 2 middle + below and D = below - above;
  * gx = V[c+1] - V[c-1], gy = D[c-1] + 2 D[c] + D[c+1]. Two columns are carried in locals, so each
  * pixel reads one new column (three values) and the blurred and surround pairs. Every row it
- * reads is in the one `rows` buffer: with an array per row the loop had more arrays than
- * registers to keep them in.
+ * reads is in the one `rows` buffer and its constants come from one settings object: with eight
+ * row arrays and 23 parameters the same loop was about a sixth slower (render stage of a
+ * 2560 x 1600 photo 108 → 90 ms, all planes reduced there).
  */
 function pageRow(
   page: Uint8Array,
