@@ -180,7 +180,7 @@ class RenderSettings {
   offset = 0;
   dodgeScale = 0;
   blackScaled = 0;
-  edgeLowSquared = 0;
+  rawPerEdgeUnit = 0;
   gradientScale = 0;
   edgeLow = 0;
   edgeScale = 0;
@@ -197,7 +197,7 @@ class RenderSettings {
     // Smoothing by sigma lowers a step edge's gradient by about 1/sigma; multiplying by sigma keeps
     // the thresholds meaning the same contrast at every scale. /256 undoes the 8.8 fixed point.
     this.gradientScale = Math.max(1, edgeSigma) / 256;
-    this.edgeLowSquared = (tuning.edgeLow / this.gradientScale) ** 2;
+    this.rawPerEdgeUnit = 1 / this.gradientScale;
     this.edgeLow = tuning.edgeLow;
     this.edgeScale = tuning.edgeDarkening / (tuning.edgeHigh - tuning.edgeLow);
     this.edgeMax = tuning.edgeDarkening;
@@ -283,7 +283,7 @@ function pageRow(
 ): void {
   const { topAt: blurTopAt, bottomAt: blurBottomAt, topWeight: blurTopWeight, bottomWeight: blurBottomWeight } = blurred;
   const { topAt: surroundTopAt, bottomAt: surroundBottomAt, topWeight: surroundTopWeight, bottomWeight: surroundBottomWeight } = surrounds;
-  const { offset, dodgeScale, blackScaled, edgeLowSquared, gradientScale, edgeLow, edgeScale, edgeMax, paperLevel, edgeSuppression, dodgeSuppression } = settings;
+  const { offset, dodgeScale, blackScaled, rawPerEdgeUnit, gradientScale, edgeLow, edgeScale, edgeMax, paperLevel, edgeSuppression, dodgeSuppression } = settings;
   let v0 = rows[aboveAt] + 2 * rows[middleAt] + rows[belowAt];
   let d0 = rows[belowAt] - rows[aboveAt];
   let v1 = rows[aboveAt + 1] + 2 * rows[middleAt + 1] + rows[belowAt + 1];
@@ -305,7 +305,10 @@ function pageRow(
     const gx = v2 - v0;
     const gy = d0 + 2 * d1 + d2;
     const squared = gx * gx + gy * gy;
-    if (squared > edgeLowSquared) {
+    // An edge adds ink only when it beats edgeLow plus its share of the surround: compared as raw
+    // squared magnitudes, most pixels (flat or in a texture) skip the square root.
+    const least = (edgeLow + surround * edgeSuppression) * rawPerEdgeUnit;
+    if (squared > least * least) {
       let ink = (Math.sqrt(squared) * gradientScale - surround * edgeSuppression - edgeLow) * edgeScale;
       if (ink > edgeMax) ink = edgeMax;
       if (ink > 0) value *= 1 - ink;
