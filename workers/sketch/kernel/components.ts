@@ -103,7 +103,7 @@ class RunTable {
     this.maxY = grow(this.maxY, capacity);
   }
 
-  /** Joins the marks of runs a and b. */
+  /** Joins the marks of runs c and q (the larger mark's root becomes the root of both). */
   union(c: number, q: number): void {
     const parent = this.parent;
     const size = this.size;
