@@ -87,19 +87,7 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Ma
   // Sobel magnitude / 4 (grey levels per cell) of the interior cells, and its histogram.
   const magnitude = new Uint16Array(cellsWide * cellsHigh);
   const histogram = new Float64Array(1024);
-  const d = photo.data;
-  for (let y = 1; y < cellsHigh - 1; y++) {
-    for (let x = 1; x < cellsWide - 1; x++) {
-      const i = y * cellsWide + x;
-      const up = i - cellsWide;
-      const down = i + cellsWide;
-      const gx = d[up + 1] + 2 * d[i + 1] + d[down + 1] - d[up - 1] - 2 * d[i - 1] - d[down - 1];
-      const gy = d[down - 1] + 2 * d[down] + d[down + 1] - d[up - 1] - 2 * d[up] - d[up + 1];
-      const m = Math.min(1023, Math.round(Math.sqrt(gx * gx + gy * gy) / 4));
-      magnitude[i] = m;
-      histogram[m]++;
-    }
-  }
+  for (let y = 1; y < cellsHigh - 1; y++) cellMagnitudeRow(photo.data, y, cellsWide, magnitude, histogram);
   const interior = (cellsWide - 2) * (cellsHigh - 2);
   let threshold = 1023;
   for (let seen = 0; threshold > 0; threshold--) {
@@ -107,20 +95,48 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Ma
     if (seen >= STRONG_EDGE_SHARE * interior) break;
   }
   threshold = Math.max(STRONG_EDGE_MIN, threshold);
+  survivalTotals.fill(0);
+  for (let y = 1; y < cellsHigh - 1; y++) survivalRow(magnitude, inked, y, cellsWide, threshold, survivalTotals);
+  const [strong, survived] = survivalTotals;
+  return strong ? survived / strong : 1;
+}
+
+/**
+ * The loops over cells are functions called per row of cells (compiled once, early), not loops in
+ * outlineSurvival, which runs once per photo: there they were compiled on the spot (on-stack
+ * replacement) and again over the first photos, at more CPU than the loops themselves.
+ */
+function cellMagnitudeRow(d: Uint8Array, y: number, cellsWide: number, magnitude: Uint16Array, histogram: Float64Array): void {
+  for (let x = 1; x < cellsWide - 1; x++) {
+    const i = y * cellsWide + x;
+    const up = i - cellsWide;
+    const down = i + cellsWide;
+    const gx = d[up + 1] + 2 * d[i + 1] + d[down + 1] - d[up - 1] - 2 * d[i - 1] - d[down - 1];
+    const gy = d[down - 1] + 2 * d[down] + d[down + 1] - d[up - 1] - 2 * d[up] - d[up + 1];
+    const m = Math.min(1023, Math.round(Math.sqrt(gx * gx + gy * gy) / 4));
+    magnitude[i] = m;
+    histogram[m]++;
+  }
+}
+
+/** Strong edges [0] and those with ink within one cell [1], counted. */
+const survivalTotals = new Int32Array(2);
+
+/** Adds row y's strong-edge cells, and those with ink within one cell, to totals. */
+function survivalRow(magnitude: Uint16Array, inked: Uint8Array, y: number, cellsWide: number, threshold: number, totals: Int32Array): void {
   let strong = 0;
   let survived = 0;
-  for (let y = 1; y < cellsHigh - 1; y++) {
-    for (let x = 1; x < cellsWide - 1; x++) {
-      const i = y * cellsWide + x;
-      if (magnitude[i] < threshold) continue;
-      strong++;
-      const up = i - cellsWide;
-      const down = i + cellsWide;
-      if (inked[up - 1] | inked[up] | inked[up + 1] | inked[i - 1] | inked[i] | inked[i + 1] | inked[down - 1] | inked[down] | inked[down + 1])
-        survived++;
-    }
+  for (let x = 1; x < cellsWide - 1; x++) {
+    const i = y * cellsWide + x;
+    if (magnitude[i] < threshold) continue;
+    strong++;
+    const up = i - cellsWide;
+    const down = i + cellsWide;
+    if (inked[up - 1] | inked[up] | inked[up + 1] | inked[i - 1] | inked[i] | inked[i + 1] | inked[down - 1] | inked[down] | inked[down + 1])
+      survived++;
   }
-  return strong ? survived / strong : 1;
+  totals[0] += strong;
+  totals[1] += survived;
 }
 
 /** Ink per cell from the page's pixels; paper is skipped four pixels at a time where the bytes are aligned. */
@@ -144,7 +160,8 @@ function markInkedCells(page: GrayPlane, inked: Uint8Array, cellsWide: number, c
 /** Ink per cell from the runs of a page whose marks are all ink (per run, not per page pixel). */
 function markInkedCellsFromRuns({ runCount, runRow, runStart, runEnd }: Marks, inked: Uint8Array, cellOfRow: Int32Array, cellOfColumn: Int32Array): void {
   for (let r = 0; r < runCount; r++) {
+    // The cells of a run's columns are consecutive: mark the range, not each pixel's cell.
     const cellRow = cellOfRow[runRow[r]];
-    for (let x = runStart[r], end = runEnd[r]; x < end; x++) inked[cellRow + cellOfColumn[x]] = 1;
+    for (let c = cellRow + cellOfColumn[runStart[r]], last = cellRow + cellOfColumn[runEnd[r] - 1]; c <= last; c++) inked[c] = 1;
   }
 }

@@ -59,18 +59,28 @@ export function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
     sums.fill(0);
     const yEnd = Math.min(height, (by + 1) * factor);
     for (let y = by * factor; y < yEnd; y++) addBlockRow(data, y * width, width, factor, sums);
-    const blockHeight = yEnd - by * factor;
-    const outRow = by * outWidth;
-    for (let bx = 0; bx < outWidth; bx++) {
-      const blockWidth = Math.min(width, (bx + 1) * factor) - bx * factor;
-      out[outRow + bx] = (sums[bx] / (blockWidth * blockHeight) + 0.5) | 0;
-    }
+    blockMeansRow(sums, out, by * outWidth, outWidth, width, factor, yEnd - by * factor);
   }
   return { data: out, width: outWidth, height: outHeight, scale: plane.scale * factor };
 }
 
+/** One row of block means from its block sums (the last block of a row may be narrower). */
+export function blockMeansRow(sums: Uint32Array, out: Uint16Array, outRow: number, outWidth: number, width: number, factor: number, blockHeight: number): void {
+  for (let bx = 0; bx < outWidth; bx++) {
+    const blockWidth = Math.min(width, (bx + 1) * factor) - bx * factor;
+    out[outRow + bx] = (sums[bx] / (blockWidth * blockHeight) + 0.5) | 0;
+  }
+}
+
 /** sums[bx] += the row's pixels bx × factor .. (bx + 1) × factor - 1 (no division per pixel). */
-function addBlockRow(data: Uint16Array, row: number, width: number, factor: number, sums: Uint32Array): void {
+export function addBlockRow(data: Uint16Array, row: number, width: number, factor: number, sums: Uint32Array): void {
+  if (factor === 2) {
+    // The usual reduction of a small photo's blur plane: pairs, without the inner loop.
+    const pairs = width >> 1;
+    for (let bx = 0, i = row; bx < pairs; bx++, i += 2) sums[bx] += data[i] + data[i + 1];
+    if (width & 1) sums[pairs] += data[row + width - 1];
+    return;
+  }
   for (let bx = 0, x = 0; x < width; bx++) {
     const end = Math.min(width, x + factor);
     let sum = 0;
@@ -84,7 +94,8 @@ export function gaussianInPlace(plane: FixedPlane, sigma: number): void {
   if (sigma < 1) return;
   const { width, height } = plane;
   let current: Uint16Array = plane.data;
-  let next: Uint16Array = new Uint16Array(current.length);
+  if (blurScratch.length < current.length) blurScratch = new Uint16Array(current.length);
+  let next: Uint16Array = blurScratch.subarray(0, current.length);
   const widths = boxWidthsForGaussian(sigma);
   if (widths.every((w) => w === 3) && widths.length === 3 && width >= 4 && height >= 4) {
     // Three boxes of width 3 (the edge smoothing at print size) are one 7-tap kernel
@@ -102,8 +113,16 @@ export function gaussianInPlace(plane: FixedPlane, sigma: number): void {
     boxBlurColumns(current, next, width, height, boxWidth >> 1, columnSums);
     [current, next] = [next, current];
   }
-  plane.data = current;
+  // An even number of passes ends in the plane's own array; were it odd, the result is copied
+  // back rather than leaving the plane on the shared scratch.
+  if (current !== plane.data) plane.data.set(current);
 }
+
+/**
+ * The other half of each box pass's ping-pong, kept for the isolate's life and grown as needed:
+ * a plane-sized allocation and zero-fill less per blur (three blurs per photo).
+ */
+let blurScratch = new Uint16Array(0);
 
 /** Rows convolved with [1 3 6 7 6 3 1] / 27, edges repeated. */
 function sevenTapRows(src: Uint16Array, dst: Uint16Array, width: number, height: number): void {
@@ -142,35 +161,42 @@ function sevenTapColumns(src: Uint16Array, dst: Uint16Array, width: number, heig
   }
 }
 
-/** Running-sum box blur along rows; the interior loop has no border arithmetic. */
+/** Running-sum box blur along rows. */
 function boxBlurRows(src: Uint16Array, dst: Uint16Array, width: number, height: number, radius: number): void {
   if (radius === 0) {
     dst.set(src);
     return;
   }
+  for (let y = 0; y < height; y++) boxBlurRow(src, dst, y * width, width, radius);
+}
+
+/**
+ * One row of boxBlurRows; the interior loop has no border arithmetic. The loops over a plane's
+ * pixels are in functions called per row throughout this file: compiled once and early, not on
+ * the spot (on-stack replacement) in a function called a few times per photo, for every photo
+ * again until it is optimised whole.
+ */
+function boxBlurRow(src: Uint16Array, dst: Uint16Array, row: number, width: number, radius: number): void {
   const reciprocal = 1 / (2 * radius + 1);
   const interiorEnd = width - radius - 1; // x + radius + 1 < width up to here
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    const first = src[row];
-    const last = src[row + width - 1];
-    let sum = (radius + 1) * first;
-    for (let i = 1; i <= radius; i++) sum += i < width ? src[row + i] : last;
-    let x = 0;
-    for (; x <= radius && x < width; x++) {
-      dst[row + x] = (sum * reciprocal + 0.5) | 0;
-      const entering = x + radius + 1;
-      sum += (entering < width ? src[row + entering] : last) - first;
-    }
-    for (; x < interiorEnd; x++) {
-      dst[row + x] = (sum * reciprocal + 0.5) | 0;
-      sum += src[row + x + radius + 1] - src[row + x - radius];
-    }
-    for (; x < width; x++) {
-      dst[row + x] = (sum * reciprocal + 0.5) | 0;
-      const entering = x + radius + 1;
-      sum += (entering < width ? src[row + entering] : last) - src[row + x - radius];
-    }
+  const first = src[row];
+  const last = src[row + width - 1];
+  let sum = (radius + 1) * first;
+  for (let i = 1; i <= radius; i++) sum += i < width ? src[row + i] : last;
+  let x = 0;
+  for (; x <= radius && x < width; x++) {
+    dst[row + x] = (sum * reciprocal + 0.5) | 0;
+    const entering = x + radius + 1;
+    sum += (entering < width ? src[row + entering] : last) - first;
+  }
+  for (; x < interiorEnd; x++) {
+    dst[row + x] = (sum * reciprocal + 0.5) | 0;
+    sum += src[row + x + radius + 1] - src[row + x - radius];
+  }
+  for (; x < width; x++) {
+    dst[row + x] = (sum * reciprocal + 0.5) | 0;
+    const entering = x + radius + 1;
+    sum += (entering < width ? src[row + entering] : last) - src[row + x - radius];
   }
 }
 
@@ -196,12 +222,15 @@ function boxBlurColumns(
   }
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    const entering = Math.min(row + (radius + 1) * width, lastRow);
-    const leaving = Math.max(row - radius * width, 0);
-    for (let x = 0; x < width; x++) {
-      dst[row + x] = (sums[x] * reciprocal + 0.5) | 0;
-      sums[x] += src[entering + x] - src[leaving + x];
-    }
+    columnBoxRow(src, dst, sums, row, Math.min(row + (radius + 1) * width, lastRow), Math.max(row - radius * width, 0), width, reciprocal);
+  }
+}
+
+/** Row `row` of boxBlurColumns from the running column sums, which then move down a row. */
+function columnBoxRow(src: Uint16Array, dst: Uint16Array, sums: Int32Array, row: number, entering: number, leaving: number, width: number, reciprocal: number): void {
+  for (let x = 0; x < width; x++) {
+    dst[row + x] = (sums[x] * reciprocal + 0.5) | 0;
+    sums[x] += src[entering + x] - src[leaving + x];
   }
 }
 

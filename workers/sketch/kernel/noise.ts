@@ -22,16 +22,24 @@ export function estimateNoise({ data, width, height }: GrayPlane): number {
 /**
  * The summed absolute mask response along one row, in Int32 (at most 4080 per pixel, so exact for
  * rows up to half a million pixels): the same total as adding each into a double.
+ *
+ * The mask is separable, [1 -2 1] down the columns times [1 -2 1] along the row: per column the
+ * second difference c = up - 2 here + down, then the response at x is c[x-1] - 2 c[x] + c[x+1].
+ * Two columns' c are carried in locals, so each pixel reads three bytes, not nine; Math.abs,
+ * not a test of the sign: on noise that test is a coin toss the branch predictor loses half the time.
  */
 function rowResponse(data: Uint8Array, row: number, width: number): number {
   let sum = 0;
-  for (let i = row + 1, end = row + width - 1; i < end; i++) {
-    const up = i - width;
-    const down = i + width;
-    const response =
-      data[up - 1] - 2 * data[up] + data[up + 1] - 2 * data[i - 1] + 4 * data[i] - 2 * data[i + 1] +
-      data[down - 1] - 2 * data[down] + data[down + 1];
-    sum += response < 0 ? -response : response;
+  const up = row - width;
+  const down = row + width;
+  let left = data[up] - 2 * data[row] + data[down];
+  let here = data[up + 1] - 2 * data[row + 1] + data[down + 1];
+  for (let x = 2; x < width; x++) {
+    const right = data[up + x] - 2 * data[row + x] + data[down + x];
+    const response = left - 2 * here + right;
+    sum += Math.abs(response);
+    left = here;
+    here = right;
   }
   return sum;
 }

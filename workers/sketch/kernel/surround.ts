@@ -9,52 +9,84 @@
  * Made on the reduced smoothed plane (the one Sobel reads, at half the working resolution on a
  * page), then averaged and blurred further down: the surround is a low-frequency plane.
  */
-import { blockMeans, gaussianInPlace, reducedSigma, reductionFor } from "./blur";
+import { addBlockRow, blockMeansRow, gaussianInPlace, reducedSigma, reductionFor } from "./blur";
 import type { FixedPlane } from "./plane";
 
 /** Surround values are stored as edge strength (the render pass's scale) × this, in Uint16. */
 export const SURROUND_FIXED = 32;
 
+/**
+ * The Sobel magnitudes are made a row at a time and, when the surround is reduced (factor > 1,
+ * the usual case), summed straight into the block means that blockMeans would make of the whole
+ * magnitude plane: the same values, without a full-size magnitude plane to allocate and read again.
+ */
 export function surroundPlane(smoothed: FixedPlane, edgeSigma: number, surroundSigma: number): FixedPlane {
   const { width, height, data, scale } = smoothed;
-  const magnitude = new Uint16Array(width * height);
   // The render pass's edge strength: the Sobel magnitude per working pixel (a plane pixel spans
   // `scale` of them) × max(1, edgeSigma), 8.8 fixed point undone.
   const toEdgeUnits = (SURROUND_FIXED * Math.max(1, edgeSigma)) / (256 * scale);
-  for (let y = 0; y < height; y++) {
-    const up = (y > 0 ? y - 1 : y) * width;
-    const row = y * width;
-    const down = (y + 1 < height ? y + 1 : y) * width;
-    if (width < 3) {
-      for (let x = 0; x < width; x++) magnitude[row + x] = sobelAt(data, up, row, down, x > 0 ? x - 1 : x, x, x + 1 < width ? x + 1 : x, toEdgeUnits);
-      continue;
-    }
-    // The border columns repeat their edge; the interior needs no tests.
-    magnitude[row] = sobelAt(data, up, row, down, 0, 0, 1, toEdgeUnits);
-    magnitudeRow(data, magnitude, up, row, down, width, toEdgeUnits);
-    magnitude[row + width - 1] = sobelAt(data, up, row, down, width - 2, width - 1, width - 1, toEdgeUnits);
-  }
-  const full: FixedPlane = { data: magnitude, width, height, scale };
   const factor = Math.max(1, reductionFor(surroundSigma) / scale);
-  const reduced = factor > 1 ? blockMeans(full, factor) : full;
+  let reduced: FixedPlane;
+  if (factor === 1) {
+    const magnitude = new Uint16Array(width * height);
+    for (let y = 0; y < height; y++) magnitudeRow(data, width, height, y, toEdgeUnits, magnitude, y * width);
+    reduced = { data: magnitude, width, height, scale };
+  } else {
+    const outWidth = Math.ceil(width / factor);
+    const outHeight = Math.ceil(height / factor);
+    const out = new Uint16Array(outWidth * outHeight);
+    if (magnitudes.length < width) magnitudes = new Uint16Array(width);
+    if (blockSums.length < outWidth) blockSums = new Uint32Array(outWidth);
+    const sums = blockSums;
+    for (let by = 0; by < outHeight; by++) {
+      sums.fill(0, 0, outWidth);
+      const yEnd = Math.min(height, (by + 1) * factor);
+      for (let y = by * factor; y < yEnd; y++) {
+        magnitudeRow(data, width, height, y, toEdgeUnits, magnitudes, 0);
+        addBlockRow(magnitudes, 0, width, factor, sums);
+      }
+      blockMeansRow(sums, out, by * outWidth, outWidth, width, factor, yEnd - by * factor);
+    }
+    reduced = { data: out, width: outWidth, height: outHeight, scale: scale * factor };
+  }
   gaussianInPlace(reduced, reducedSigma(surroundSigma, reduced.scale));
   return reduced;
 }
 
-/** The surround's edge strength at one pixel, from the columns left, x and right of rows up, row and down. */
-function sobelAt(data: Uint16Array, up: number, row: number, down: number, left: number, x: number, right: number, toEdgeUnits: number): number {
-  const gx = data[up + right] + 2 * data[row + right] + data[down + right] - data[up + left] - 2 * data[row + left] - data[down + left];
-  const gy = data[down + left] + 2 * data[down + x] + data[down + right] - data[up + left] - 2 * data[up + x] - data[up + right];
-  const value = Math.sqrt(gx * gx + gy * gy) * toEdgeUnits;
-  return value > 65535 ? 65535 : value;
-}
+/** One row of magnitudes and the block sums, kept for the isolate's life (grown as needed). */
+let magnitudes = new Uint16Array(0);
+let blockSums = new Uint32Array(0);
 
-/** The interior columns 1 .. width - 2 of one row (the same sums as sobelAt, no border tests). */
-function magnitudeRow(data: Uint16Array, magnitude: Uint16Array, up: number, row: number, down: number, width: number, toEdgeUnits: number): void {
-  for (let x = 1; x < width - 1; x++) {
-    const gx = data[up + x + 1] + 2 * data[row + x + 1] + data[down + x + 1] - data[up + x - 1] - 2 * data[row + x - 1] - data[down + x - 1];
-    const gy = data[down + x - 1] + 2 * data[down + x] + data[down + x + 1] - data[up + x - 1] - 2 * data[up + x] - data[up + x + 1];
+/**
+ * Row y's Sobel magnitudes in edge units × SURROUND_FIXED into out[at .. at + width); the border
+ * rows and columns repeat their edge. The stencil is separable: per column V = up + 2 here + down
+ * and D = down - up, then gx = V[x+1] - V[x-1] and gy = D[x-1] + 2 D[x] + D[x+1]; two columns are
+ * carried in locals, so each pixel reads three values, not eight.
+ */
+function magnitudeRow(data: Uint16Array, width: number, height: number, y: number, toEdgeUnits: number, out: Uint16Array, at: number): void {
+  const up = (y > 0 ? y - 1 : y) * width;
+  const row = y * width;
+  const down = (y + 1 < height ? y + 1 : y) * width;
+  let vLeft = data[up] + 2 * data[row] + data[down];
+  let dLeft = data[down] - data[up];
+  let vHere = vLeft;
+  let dHere = dLeft;
+  const last = width - 1;
+  for (let x = 0; x < last; x++) {
+    const vRight = data[up + x + 1] + 2 * data[row + x + 1] + data[down + x + 1];
+    const dRight = data[down + x + 1] - data[up + x + 1];
+    const gx = vRight - vLeft;
+    const gy = dLeft + 2 * dHere + dRight;
     const value = Math.sqrt(gx * gx + gy * gy) * toEdgeUnits;
-    magnitude[row + x] = value > 65535 ? 65535 : value;
+    out[at + x] = value > 65535 ? 65535 : value;
+    vLeft = vHere;
+    vHere = vRight;
+    dLeft = dHere;
+    dHere = dRight;
   }
+  // The last column is its own right neighbour.
+  const gx = vHere - vLeft;
+  const gy = dLeft + 3 * dHere;
+  const value = Math.sqrt(gx * gx + gy * gy) * toEdgeUnits;
+  out[at + last] = value > 65535 ? 65535 : value;
 }

@@ -38,15 +38,27 @@ export function toneCurve(histogram: ArrayLike<number>, tuning: SketchTuning = S
 
 /** Histogram of the grey, every few rows of a large photo (about a million pixels). */
 export function histogramOf({ data, width, height }: GrayPlane): Float64Array {
-  const counts = new Int32Array(256);
+  // Four partial histograms, one per pixel x mod 4: neighbouring pixels are mostly the same grey,
+  // and counting them into one bin makes each increment wait for the one before.
+  const counts = new Int32Array(4 * 256);
   const step = Math.max(1, Math.floor((width * height) / 1_000_000));
   for (let y = 0; y < height; y += step) countRow(data, y * width, width, counts);
-  return Float64Array.from(counts);
+  const histogram = new Float64Array(256);
+  for (let v = 0; v < 256; v++) histogram[v] = counts[v] + counts[256 + v] + counts[512 + v] + counts[768 + v];
+  return histogram;
 }
 
-/** Adds one row's greys to counts (a function per row: compiled once, not per photo). */
+/** Adds one row's greys to the four partial counts (a function per row: compiled once, not per photo). */
 function countRow(data: Uint8Array, start: number, width: number, counts: Int32Array): void {
-  for (let i = start, end = start + width; i < end; i++) counts[data[i]]++;
+  const end = start + width;
+  let i = start;
+  for (; i + 4 <= end; i += 4) {
+    counts[data[i]]++;
+    counts[256 + data[i + 1]]++;
+    counts[512 + data[i + 2]]++;
+    counts[768 + data[i + 3]]++;
+  }
+  for (; i < end; i++) counts[data[i]]++;
 }
 
 /**
@@ -56,6 +68,13 @@ function countRow(data: Uint8Array, start: number, width: number, counts: Int32A
  */
 export function tonedFixed(grey: Uint8Array, curve: Uint8Array): Uint16Array {
   const fixed = new Uint16Array(grey.length);
-  for (let i = 0; i < grey.length; i++) fixed[i] = curve[grey[i]] << 8;
+  // In stretches of TONED_STRETCH pixels, each a call: a loop of its own compiled once and early.
+  for (let start = 0; start < grey.length; start += TONED_STRETCH) toneStretch(grey, curve, fixed, start, Math.min(grey.length, start + TONED_STRETCH));
   return fixed;
+}
+
+const TONED_STRETCH = 4096;
+
+function toneStretch(grey: Uint8Array, curve: Uint8Array, fixed: Uint16Array, start: number, end: number): void {
+  for (let i = start; i < end; i++) fixed[i] = curve[grey[i]] << 8;
 }
