@@ -45,13 +45,17 @@ function random(seed: number) {
   };
 }
 
-/** Dequantised coefficients as photos have them: a DC anywhere, ACs shrinking with frequency, many zero. */
-function photoLikeBlock(next: () => number): Int32Array {
+/**
+ * Dequantised coefficients as photos have them: a DC anywhere, ACs shrinking with frequency, many
+ * zero; only the n x n the decoder stores for an n/8 IDCT.
+ */
+function photoLikeBlock(next: () => number, n: number): Int32Array {
   const block = new Int32Array(64);
   block[0] = Math.round((next() - 0.5) * 2000);
   for (let i = 1; i < 64; i++) {
-    const frequency = (i & 7) + (i >> 3);
-    if (next() < 0.4) block[i] = Math.round((next() - 0.5) * (600 / frequency));
+    const u = i & 7;
+    const v = i >> 3;
+    if (u < n && v < n && next() < 0.4) block[i] = Math.round((next() - 0.5) * (600 / (u + v)));
   }
   return block;
 }
@@ -62,11 +66,13 @@ describe("scaled IDCT", () => {
       const idct = new ScaledIdct(n);
       const next = random(n);
       for (let trial = 0; trial < 300; trial++) {
-        const block = photoLikeBlock(next);
+        const block = photoLikeBlock(next, n);
         const exact = textbook(block, n);
         const plane = new Uint8Array(n * n);
         idct.run(block, plane, n, 0, 0, n, n);
         for (let i = 0; i < n * n; i++) expectPixel(plane[i], exact[i]);
+        // Cleared for the next block (the decoder relies on it).
+        expect(block.every((coefficient) => coefficient === 0)).toBe(true);
       }
     });
   }
@@ -74,7 +80,7 @@ describe("scaled IDCT", () => {
   for (const n of [6, 8]) {
     it(`${n}/8 at the image's edge writes only the pixels inside it`, () => {
       const idct = new ScaledIdct(n);
-      const block = photoLikeBlock(random(100 + n));
+      const block = photoLikeBlock(random(100 + n), n);
       const exact = textbook(block, n);
       // A 2 x 2 block grid whose last column and row are cut to 2 and 3 pixels.
       const width = n + 2;
@@ -89,6 +95,7 @@ describe("scaled IDCT", () => {
         }
       }
       for (let i = width * height; i < plane.length; i++) expect(plane[i]).toBe(7);
+      expect(block.every((coefficient) => coefficient === 0)).toBe(true);
     });
   }
 });

@@ -20,7 +20,7 @@
  */
 import { JPEG_LIMIT_MESSAGES, JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../app/lib/constants";
 import { PermanentSketchError } from "../errors";
-import { BitReader, buildHuffmanTable, findMarkerAfterScan, SHAPE_KEEPER_TABLE, type HuffmanTable } from "./huffman";
+import { BitReader, buildHuffmanTable, findMarkerAfterScan, prepareFastAc, SHAPE_KEEPER_TABLE, type HuffmanTable } from "./huffman";
 import { ScaledIdct } from "./idct";
 
 /** A JPEG we do not decode ourselves; the message says what it is. */
@@ -357,6 +357,7 @@ function decodeScan(
     const needsAc = !progressive || (spectralStart !== 0);
     if (needsDc && !dcTables[c.dcTable]) throw damaged("missing DC Huffman table");
     if (needsAc && !acTables[c.acTable]) throw damaged("missing AC Huffman table");
+    if (!progressive) prepareFastAc(acTables[c.acTable]!);
   }
   const quant = luma.quantTables[lumaComponent.quantTable];
   if (!progressive && !quant) throw damaged("missing quantisation table");
@@ -492,9 +493,8 @@ function decodeSequentialBlock(state: ScanState, c: Component, row: number, colu
   block[0] = c.predictor * quant[0];
   const last = reader.acCoefficients(ac, block, quant, state.keep, ZIGZAG);
   const scale = state.scale;
+  // The IDCT leaves the block zeroed for the next.
   state.idct.run(block, state.plane, state.planeWidth, column * scale, row * scale, state.planeWidth, state.planeHeight, last);
-  // Zero what this block wrote (and no more), ready for the next.
-  for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
 }
 
 function decodeProgressiveBlock(state: ScanState, c: Component, row: number, column: number): void {
@@ -604,14 +604,15 @@ function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Ar
   const coefficients = luma.coefficients!;
   const block = luma.block;
   const scale = luma.idct.size;
+  // Only the coefficients the scaled IDCT reads go into the block (it clears just those).
+  const keep = keepMasks[scale];
   for (let row = 0; row < y.blocksHigh; row++) {
     for (let column = 0; column < y.blocksWide; column++) {
       const offset = (row * luma.stride + column) * 64;
       let last = 63;
-      while (last > 0 && coefficients[offset + last] === 0) last--;
-      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
+      while (last > 0 && (coefficients[offset + last] === 0 || keep[last] === 0)) last--;
+      for (let k = 0; k <= last; k++) if (keep[k] !== 0) block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
       luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, last);
-      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
     }
   }
   luma.coefficients = undefined;

@@ -14,7 +14,17 @@ export interface HuffmanTable {
   /** symbols[valueOffset[length] + code] is the symbol of a code of that length. */
   valueOffset: Int32Array;
   symbols: Uint8Array;
+  /**
+   * Empty until `prepareFastAc` fills it for a sequential scan: for every FAST_AC_BITS prefix
+   * that holds a whole AC code and its value bits, (value << 8) | (run << 4) | bits used, so a
+   * common small coefficient costs one look-up; 0 = take the general path.
+   */
+  fastAc: Int32Array;
 }
+
+/** Prefix length of the fast AC look-up: 10 bits cover most codes and their values in photos. */
+const FAST_AC_BITS = 11;
+const NOT_BUILT = new Int32Array(0);
 
 /** From the DHT segment's 16 code-length counts and the symbols in code order. */
 export function buildHuffmanTable(counts: Uint8Array, symbols: Uint8Array): HuffmanTable {
@@ -38,7 +48,47 @@ export function buildHuffmanTable(counts: Uint8Array, symbols: Uint8Array): Huff
     code <<= 1;
   }
   maxCode[17] = 0x7fffffff; // sentinel
-  return { lookup, maxCode, valueOffset, symbols };
+  return { lookup, maxCode, valueOffset, symbols, fastAc: NOT_BUILT };
+}
+
+/**
+ * Fills table.fastAc (once per table). Called per scan rather than per DHT segment, so a file of
+ * thousands of table definitions costs no more than it did, and only tables a scan uses pay.
+ */
+export function prepareFastAc(table: HuffmanTable): void {
+  if (table.fastAc !== NOT_BUILT) return;
+  const fast = new Int32Array(1 << FAST_AC_BITS);
+  const { lookup, maxCode, valueOffset, symbols } = table;
+  for (let prefix = 0; prefix < 1 << FAST_AC_BITS; prefix++) {
+    let length = 0;
+    let rs = 0;
+    const entry = lookup[prefix >> (FAST_AC_BITS - LOOKUP_BITS)];
+    if (entry !== 0) {
+      length = entry >> 8;
+      rs = entry & 0xff;
+    } else {
+      // Longer than the short look-up: as longSymbol reads it, up to FAST_AC_BITS bits.
+      for (let bits = LOOKUP_BITS + 1; bits <= FAST_AC_BITS; bits++) {
+        const code = prefix >> (FAST_AC_BITS - bits);
+        if (code <= maxCode[bits]) {
+          const index = valueOffset[bits] + code;
+          if (index >= 0 && index < symbols.length) {
+            length = bits;
+            rs = symbols[index];
+          }
+          break;
+        }
+      }
+      if (length === 0) continue;
+    }
+    const size = rs & 15;
+    // End of block and runs of 16 zeros (size 0), and values that do not fit, go the long way.
+    if (size === 0 || length + size > FAST_AC_BITS) continue;
+    const bits = (prefix >> (FAST_AC_BITS - length - size)) & ((1 << size) - 1);
+    const value = bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits;
+    fast[prefix] = (value << 8) | ((rs >> 4) << 4) | (length + size);
+  }
+  table.fastAc = fast;
 }
 
 /**
@@ -167,6 +217,7 @@ export class BitReader {
    */
   acCoefficients(table: HuffmanTable, block: Int32Array, quant: Uint16Array, keep: Uint8Array, zigzag: Uint8Array): number {
     const lookup = table.lookup;
+    const fastAc = table.fastAc;
     let buffer = this.buffer;
     let count = this.count;
     let last = 0;
@@ -176,6 +227,19 @@ export class BitReader {
         this.fill();
         buffer = this.buffer;
         count = this.count;
+      }
+      // A short code and its value in one look-up (prepareFastAc ran for this scan's tables).
+      const fast = fastAc[(buffer >>> (count - FAST_AC_BITS)) & ((1 << FAST_AC_BITS) - 1)];
+      if (fast !== 0) {
+        count -= fast & 15;
+        k += (fast >> 4) & 15;
+        if (k > 63) break;
+        if (keep[k] !== 0) {
+          block[zigzag[k]] = (fast >> 8) * quant[k];
+          last = k;
+        }
+        k++;
+        continue;
       }
       let rs: number;
       const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
@@ -216,6 +280,7 @@ export class BitReader {
   /** Reads past a sequential block's AC coefficients (a chroma block, not kept). */
   skipAcCoefficients(table: HuffmanTable): void {
     const lookup = table.lookup;
+    const fastAc = table.fastAc;
     let buffer = this.buffer;
     let count = this.count;
     for (let k = 1; k < 64; ) {
@@ -224,6 +289,12 @@ export class BitReader {
         this.fill();
         buffer = this.buffer;
         count = this.count;
+      }
+      const fast = fastAc[(buffer >>> (count - FAST_AC_BITS)) & ((1 << FAST_AC_BITS) - 1)];
+      if (fast !== 0) {
+        count -= fast & 15;
+        k += ((fast >> 4) & 15) + 1;
+        continue;
       }
       let rs: number;
       const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];

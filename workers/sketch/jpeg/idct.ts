@@ -89,6 +89,10 @@ export class ScaledIdct {
    * Writes the N x N pixels at (x0, y0) of the plane, clipped to width x height.
    * lastZigzag: the highest zigzag index that may be non-zero (63 when unknown): coefficients
    * past it are zero, so their columns and rows are skipped.
+   *
+   * Leaves the block all zero, ready for the next: each path clears what it reads, which is all
+   * that can be non-zero when the caller stores only the N x N coefficients this size reads
+   * (clearing as it reads is cheaper than a second walk over the block's zigzag order).
    */
   run(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, width: number, height: number, lastZigzag = 63): void {
     const n = this.size;
@@ -96,15 +100,23 @@ export class ScaledIdct {
     const rows = this.rows;
     const w = Math.min(n, width - x0);
     const h = Math.min(n, height - y0);
-    if (w <= 0 || h <= 0) return;
+    if (w <= 0 || h <= 0) {
+      // A block of the padding past the image's edge: nothing to draw.
+      block.fill(0);
+      return;
+    }
     const columnCount = Math.min(n, ZIGZAG_COLUMNS[lastZigzag]);
     const rowCount = Math.min(n, ZIGZAG_ROWS[lastZigzag]);
 
     if (columnCount === 1 && rowCount === 1) {
       // DC only: one grey for the whole block (the most common block in smooth areas).
       const sum = 128.5 + table[0] * (block[0] * table[0]);
+      block[0] = 0;
       const value = sum <= 0 ? 0 : sum >= 255 ? 255 : sum | 0;
-      for (let y = 0; y < h; y++) plane.fill(value, (y0 + y) * stride + x0, (y0 + y) * stride + x0 + w);
+      // Plain stores: a fill() call per row of 6-8 pixels costs more than the pixels.
+      for (let y = 0, row = y0 * stride + x0; y < h; y++, row += stride) {
+        for (let x = 0; x < w; x++) plane[row + x] = value;
+      }
       return;
     }
     if (n === 8) {
@@ -134,6 +146,7 @@ export class ScaledIdct {
       }
       if (!ac) {
         const value = block[base] * table[0];
+        block[base] = 0;
         for (let x = 0; x < n; x++) rows[out + x] = value;
         continue;
       }
@@ -146,6 +159,7 @@ export class ScaledIdct {
         rows[out + x] = even + odd;
         if (n - 1 - x !== x) rows[out + n - 1 - x] = even - odd;
       }
+      for (let u = 0; u < columnCount; u++) block[base + u] = 0;
     }
 
     // Then columns (over v), level shift and clamp; output rows y and N-1-y together.
@@ -191,6 +205,7 @@ export class ScaledIdct {
       const f3 = block[base + 3];
       const f4 = block[base + 4];
       const f5 = block[base + 5];
+      block[base] = block[base + 1] = block[base + 2] = block[base + 3] = block[base + 4] = block[base + 5] = 0;
       if (f1 === 0 && f2 === 0 && f3 === 0 && f4 === 0 && f5 === 0) {
         const dc = f0 * SIX_H0;
         ws[out] = ws[out + 1] = ws[out + 2] = ws[out + 3] = ws[out + 4] = ws[out + 5] = dc;
@@ -273,6 +288,7 @@ export class ScaledIdct {
       }
       if (block[8 + u] === 0 && block[16 + u] === 0 && block[24 + u] === 0 && block[32 + u] === 0 && block[40 + u] === 0 && block[48 + u] === 0 && block[56 + u] === 0) {
         const dc = block[u] * AAN_SCALE[u];
+        block[u] = 0;
         for (let v = 0; v < 64; v += 8) ws[v + u] = dc;
         continue;
       }
@@ -294,6 +310,7 @@ export class ScaledIdct {
       const d3 = block[24 + u] * AAN_SCALE[24 + u];
       const d5 = block[40 + u] * AAN_SCALE[40 + u];
       const d7 = block[56 + u] * AAN_SCALE[56 + u];
+      block[u] = block[8 + u] = block[16 + u] = block[24 + u] = block[32 + u] = block[40 + u] = block[48 + u] = block[56 + u] = 0;
       const z13 = d5 + d3;
       const z10 = d5 - d3;
       const z11 = d1 + d7;
