@@ -304,6 +304,8 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
 
 /** keepMasks[N][k] = 1 when the zigzag-k coefficient is inside the N x N an N/8 IDCT reads. */
 const keepMasks = Array.from({ length: 9 }, (_, n) => Uint8Array.from({ length: 64 }, (_, k) => ((ZIGZAG[k] & 7) < n && ZIGZAG[k] >> 3 < n ? 1 : 0)));
+/** keptZigzag[N]: the zigzag indices keepMasks[N] marks, in order. */
+const keptZigzag = keepMasks.map((mask) => Uint8Array.from(Array.from(mask).flatMap((kept, k) => (kept ? [k] : []))));
 
 /** Decodes one scan; returns the position of the marker after it. */
 function decodeScan(
@@ -357,7 +359,8 @@ function decodeScan(
     const needsAc = !progressive || (spectralStart !== 0);
     if (needsDc && !dcTables[c.dcTable]) throw damaged("missing DC Huffman table");
     if (needsAc && !acTables[c.acTable]) throw damaged("missing AC Huffman table");
-    if (!progressive) prepareFastAc(acTables[c.acTable]!);
+    // Sequential and first AC passes read coefficients with values (refinements do not).
+    if (!progressive || (spectralStart !== 0 && high === 0)) prepareFastAc(acTables[c.acTable]!);
   }
   const quant = luma.quantTables[lumaComponent.quantTable];
   if (!progressive && !quant) throw damaged("missing quantisation table");
@@ -520,68 +523,12 @@ function decodeProgressiveBlock(state: ScanState, c: Component, row: number, col
       state.endOfBandRun--;
       return;
     }
-    for (let k = spectralStart; k <= spectralEnd; ) {
-      const rs = reader.symbol(ac);
-      const run = rs >> 4;
-      const size = rs & 15;
-      if (size === 0) {
-        if (run < 15) {
-          state.endOfBandRun = (1 << run) - 1 + reader.bits(run);
-          break;
-        }
-        k += 16;
-        continue;
-      }
-      k += run;
-      if (k > 63) break;
-      coefficients[offset + k] = reader.signed(size) * (1 << low);
-      k++;
-    }
+    state.endOfBandRun = reader.acFirstPass(ac, coefficients, offset, spectralStart, spectralEnd, low);
     return;
   }
-  // AC refinement: one correction bit per already non-zero coefficient in the band, new
-  // coefficients are ±1 << low placed after `run` zero-history coefficients.
-  const plus = 1 << low;
-  const minus = -1 << low;
-  let k = spectralStart;
-  if (state.endOfBandRun === 0) {
-    for (; k <= spectralEnd; ) {
-      const rs = reader.symbol(ac);
-      let run = rs >> 4;
-      const size = rs & 15;
-      let value = 0;
-      if (size !== 0) {
-        if (size !== 1) throw damaged("bad refinement code");
-        value = reader.bit() ? plus : minus;
-      } else if (run !== 15) {
-        state.endOfBandRun = (1 << run) + reader.bits(run);
-        break;
-      }
-      while (k <= spectralEnd) {
-        const at = offset + k;
-        const coefficient = coefficients[at];
-        if (coefficient !== 0) {
-          if (reader.bit() && (coefficient & plus) === 0) coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
-        } else {
-          if (run === 0) break;
-          run--;
-        }
-        k++;
-      }
-      if (value !== 0 && k <= spectralEnd) coefficients[offset + k] = value;
-      k++;
-    }
-  }
-  if (state.endOfBandRun > 0) {
-    for (; k <= spectralEnd; k++) {
-      const at = offset + k;
-      const coefficient = coefficients[at];
-      if (coefficient !== 0 && reader.bit() && (coefficient & plus) === 0) {
-        coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
-      }
-    }
-    state.endOfBandRun--;
-  }
+  const endOfBandRun = reader.acRefinement(ac, coefficients, offset, spectralStart, spectralEnd, low, state.endOfBandRun);
+  if (endOfBandRun < 0) throw damaged("bad refinement code");
+  state.endOfBandRun = endOfBandRun;
 }
 
 /**
@@ -605,14 +552,19 @@ function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Ar
   const block = luma.block;
   const scale = luma.idct.size;
   // Only the coefficients the scaled IDCT reads go into the block (it clears just those).
-  const keep = keepMasks[scale];
+  const kept = keptZigzag[scale];
   for (let row = 0; row < y.blocksHigh; row++) {
     for (let column = 0; column < y.blocksWide; column++) {
       const offset = (row * luma.stride + column) * 64;
-      let last = 63;
-      while (last > 0 && (coefficients[offset + last] === 0 || keep[last] === 0)) last--;
-      for (let k = 0; k <= last; k++) if (keep[k] !== 0) block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
-      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, last);
+      // The last kept non-zero one first, then every kept one up to it without a branch each
+      // (which coefficients are zero is unpredictable, and mispredicted branches cost more).
+      let i = kept.length - 1;
+      while (i > 0 && coefficients[offset + kept[i]] === 0) i--;
+      for (let j = 0; j <= i; j++) {
+        const k = kept[j];
+        block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
+      }
+      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, kept[i]);
     }
   }
   luma.coefficients = undefined;

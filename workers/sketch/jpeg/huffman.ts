@@ -277,6 +277,168 @@ export class BitReader {
     return last;
   }
 
+  /**
+   * One block of a progressive scan's first pass over an AC band (start..end, low = its bit
+   * position): coefficients stored in zigzag order at `offset`, shifted up by low. Returns the
+   * end-of-band run that follows this block (the blocks still to skip), 0 when there is none.
+   * Bit buffer in locals, and the fast look-up, as in acCoefficients.
+   */
+  acFirstPass(table: HuffmanTable, coefficients: Int16Array, offset: number, start: number, end: number, low: number): number {
+    const lookup = table.lookup;
+    const fastAc = table.fastAc;
+    const scale = 1 << low;
+    let buffer = this.buffer;
+    let count = this.count;
+    for (let k = start; k <= end; ) {
+      if (count < 16) {
+        this.count = count;
+        this.fill();
+        buffer = this.buffer;
+        count = this.count;
+      }
+      const fast = fastAc[(buffer >>> (count - FAST_AC_BITS)) & ((1 << FAST_AC_BITS) - 1)];
+      if (fast !== 0) {
+        count -= fast & 15;
+        k += (fast >> 4) & 15;
+        if (k > 63) break;
+        coefficients[offset + k] = (fast >> 8) * scale;
+        k++;
+        continue;
+      }
+      let rs: number;
+      const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
+      if (entry !== 0) {
+        count -= entry >> 8;
+        rs = entry & 0xff;
+      } else {
+        this.count = count;
+        rs = this.longSymbol(table);
+        count = this.count;
+      }
+      const run = rs >> 4;
+      const size = rs & 15;
+      if (count < 15) {
+        this.count = count;
+        this.fill();
+        buffer = this.buffer;
+        count = this.count;
+      }
+      if (size === 0) {
+        if (run < 15) {
+          // End of band here and in the next (1 << run) - 1 + (run more bits) blocks.
+          count -= run;
+          this.count = count;
+          return (1 << run) - 1 + ((buffer >>> count) & ((1 << run) - 1));
+        }
+        k += 16;
+        continue;
+      }
+      k += run;
+      if (k > 63) break;
+      count -= size;
+      const bits = (buffer >>> count) & ((1 << size) - 1);
+      coefficients[offset + k] = (bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits) * scale;
+      k++;
+    }
+    this.count = count;
+    return 0;
+  }
+
+  /**
+   * One block of a progressive AC refinement scan (ITU T.81 G.1.2.3): a correction bit for each
+   * coefficient of the band already non-zero, and new coefficients of ±(1 << low) placed after
+   * `run` still-zero ones. endOfBandRun: blocks left in the current end-of-band run (this block
+   * then only takes correction bits). Returns the run left after this block, or -1 for a code
+   * no refinement scan may hold. Bit buffer in locals, as in acCoefficients.
+   */
+  acRefinement(table: HuffmanTable, coefficients: Int16Array, offset: number, start: number, end: number, low: number, endOfBandRun: number): number {
+    const lookup = table.lookup;
+    const plus = 1 << low;
+    const minus = -1 << low;
+    let buffer = this.buffer;
+    let count = this.count;
+    let k = start;
+    if (endOfBandRun === 0) {
+      while (k <= end) {
+        if (count < 16) {
+          this.count = count;
+          this.fill();
+          buffer = this.buffer;
+          count = this.count;
+        }
+        let rs: number;
+        const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
+        if (entry !== 0) {
+          count -= entry >> 8;
+          rs = entry & 0xff;
+        } else {
+          this.count = count;
+          rs = this.longSymbol(table);
+          count = this.count;
+        }
+        let run = rs >> 4;
+        const size = rs & 15;
+        if (count < 15) {
+          this.count = count;
+          this.fill();
+          buffer = this.buffer;
+          count = this.count;
+        }
+        let value = 0;
+        if (size !== 0) {
+          if (size !== 1) {
+            this.count = count;
+            return -1;
+          }
+          count--;
+          value = ((buffer >>> count) & 1) !== 0 ? plus : minus;
+        } else if (run !== 15) {
+          count -= run;
+          endOfBandRun = (1 << run) + ((buffer >>> count) & ((1 << run) - 1));
+          break;
+        }
+        while (k <= end) {
+          const at = offset + k;
+          const coefficient = coefficients[at];
+          if (coefficient !== 0) {
+            if (count < 1) {
+              this.count = count;
+              this.fill();
+              buffer = this.buffer;
+              count = this.count;
+            }
+            count--;
+            if (((buffer >>> count) & 1) !== 0 && (coefficient & plus) === 0) coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
+          } else {
+            if (run === 0) break;
+            run--;
+          }
+          k++;
+        }
+        if (value !== 0 && k <= end) coefficients[offset + k] = value;
+        k++;
+      }
+    }
+    if (endOfBandRun > 0) {
+      for (; k <= end; k++) {
+        const at = offset + k;
+        const coefficient = coefficients[at];
+        if (coefficient === 0) continue;
+        if (count < 1) {
+          this.count = count;
+          this.fill();
+          buffer = this.buffer;
+          count = this.count;
+        }
+        count--;
+        if (((buffer >>> count) & 1) !== 0 && (coefficient & plus) === 0) coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
+      }
+      endOfBandRun--;
+    }
+    this.count = count;
+    return endOfBandRun;
+  }
+
   /** Reads past a sequential block's AC coefficients (a chroma block, not kept). */
   skipAcCoefficients(table: HuffmanTable): void {
     const lookup = table.lookup;
