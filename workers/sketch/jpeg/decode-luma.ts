@@ -274,6 +274,8 @@ interface LumaState {
   stride: number;
   /** Progressive only: every luma block's coefficients in zigzag order, before dequantisation. */
   coefficients?: Int16Array;
+  /** Progressive only: per luma block, the highest zigzag index holding a non-zero coefficient. */
+  lastNonZero?: Uint8Array;
   block: Int32Array;
   quantTables: (Uint16Array | undefined)[];
   /** Coefficient visits so far (blocks visited times their spectral band), and the most allowed. */
@@ -295,6 +297,7 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
     idct: idctFor(scale),
     stride,
     coefficients: frame.progressive ? new Int16Array(stride * rows * 64) : undefined,
+    lastNonZero: frame.progressive ? new Uint8Array(stride * rows) : undefined,
     block: new Int32Array(64),
     quantTables,
     work: 0,
@@ -306,6 +309,11 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
 const keepMasks = Array.from({ length: 9 }, (_, n) => Uint8Array.from({ length: 64 }, (_, k) => ((ZIGZAG[k] & 7) < n && ZIGZAG[k] >> 3 < n ? 1 : 0)));
 /** keptZigzag[N]: the zigzag indices keepMasks[N] marks, in order. */
 const keptZigzag = keepMasks.map((mask) => Uint8Array.from(Array.from(mask).flatMap((kept, k) => (kept ? [k] : []))));
+/** keptUpTo[N][k]: how many of keptZigzag[N] are at most k. */
+const keptUpTo = keepMasks.map((mask) => {
+  let kept = 0;
+  return Uint8Array.from(mask, (keep) => (kept += keep));
+});
 
 /** Decodes one scan; returns the position of the marker after it. */
 function decodeScan(
@@ -380,6 +388,7 @@ function decodeScan(
   state.acTables = acTables;
   state.quant = quant ?? NO_QUANT;
   state.coefficients = luma.coefficients ?? NO_COEFFICIENTS;
+  state.lastNonZero = luma.lastNonZero ?? EMPTY;
   state.block = luma.block;
   state.idct = luma.idct;
   state.scale = luma.idct.size;
@@ -444,6 +453,7 @@ class ScanState {
   acTables: (HuffmanTable | undefined)[] = NO_TABLES;
   quant: Uint16Array = NO_QUANT;
   coefficients: Int16Array = NO_COEFFICIENTS;
+  lastNonZero: Uint8Array = EMPTY;
   block: Int32Array = new Int32Array(0);
   idct = idctFor(8);
   scale = 8;
@@ -460,6 +470,7 @@ class ScanState {
     this.acTables = NO_TABLES;
     this.quant = NO_QUANT;
     this.coefficients = NO_COEFFICIENTS;
+    this.lastNonZero = EMPTY;
     this.plane = EMPTY;
   }
 }
@@ -504,7 +515,8 @@ function decodeProgressiveBlock(state: ScanState, c: Component, row: number, col
   const reader = state.reader;
   const coefficients = state.coefficients;
   const low = state.low;
-  const offset = (row * state.stride + column) * 64;
+  const blockIndex = row * state.stride + column;
+  const offset = blockIndex * 64;
   if (state.dcFirst) {
     c.predictor += reader.signed(reader.symbol(state.dcTables[c.dcTable]!));
     if (c === state.lumaComponent) coefficients[offset] = c.predictor << low;
@@ -523,10 +535,10 @@ function decodeProgressiveBlock(state: ScanState, c: Component, row: number, col
       state.endOfBandRun--;
       return;
     }
-    state.endOfBandRun = reader.acFirstPass(ac, coefficients, offset, spectralStart, spectralEnd, low);
+    state.endOfBandRun = reader.acFirstPass(ac, coefficients, state.lastNonZero, blockIndex, spectralStart, spectralEnd, low);
     return;
   }
-  const endOfBandRun = reader.acRefinement(ac, coefficients, offset, spectralStart, spectralEnd, low, state.endOfBandRun);
+  const endOfBandRun = reader.acRefinement(ac, coefficients, state.lastNonZero, blockIndex, spectralStart, spectralEnd, low, state.endOfBandRun);
   if (endOfBandRun < 0) throw damaged("bad refinement code");
   state.endOfBandRun = endOfBandRun;
 }
@@ -553,12 +565,15 @@ function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Ar
   const scale = luma.idct.size;
   // Only the coefficients the scaled IDCT reads go into the block (it clears just those).
   const kept = keptZigzag[scale];
+  const upTo = keptUpTo[scale];
+  const lastNonZero = luma.lastNonZero!;
   for (let row = 0; row < y.blocksHigh; row++) {
     for (let column = 0; column < y.blocksWide; column++) {
-      const offset = (row * luma.stride + column) * 64;
-      // The last kept non-zero one first, then every kept one up to it without a branch each
-      // (which coefficients are zero is unpredictable, and mispredicted branches cost more).
-      let i = kept.length - 1;
+      const blockIndex = row * luma.stride + column;
+      const offset = blockIndex * 64;
+      // The last kept non-zero one first (from the block's last non-zero one down), then every
+      // kept one up to it without a branch each (which are zero is as good as random).
+      let i = upTo[lastNonZero[blockIndex]] - 1;
       while (i > 0 && coefficients[offset + kept[i]] === 0) i--;
       for (let j = 0; j <= i; j++) {
         const k = kept[j];
@@ -568,4 +583,5 @@ function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Ar
     }
   }
   luma.coefficients = undefined;
+  luma.lastNonZero = undefined;
 }

@@ -279,16 +279,20 @@ export class BitReader {
 
   /**
    * One block of a progressive scan's first pass over an AC band (start..end, low = its bit
-   * position): coefficients stored in zigzag order at `offset`, shifted up by low. Returns the
-   * end-of-band run that follows this block (the blocks still to skip), 0 when there is none.
+   * position): coefficients stored in zigzag order at block * 64, shifted up by low, and
+   * lastNonZero[block] raised to the last one placed. Returns the end-of-band run that follows
+   * this block (the blocks still to skip), 0 when there is none.
    * Bit buffer in locals, and the fast look-up, as in acCoefficients.
    */
-  acFirstPass(table: HuffmanTable, coefficients: Int16Array, offset: number, start: number, end: number, low: number): number {
+  acFirstPass(table: HuffmanTable, coefficients: Int16Array, lastNonZero: Uint8Array, block: number, start: number, end: number, low: number): number {
     const lookup = table.lookup;
     const fastAc = table.fastAc;
     const scale = 1 << low;
+    const offset = block * 64;
     let buffer = this.buffer;
     let count = this.count;
+    let last = 0;
+    let endOfBandRun = 0;
     for (let k = start; k <= end; ) {
       if (count < 16) {
         this.count = count;
@@ -302,6 +306,7 @@ export class BitReader {
         k += (fast >> 4) & 15;
         if (k > 63) break;
         coefficients[offset + k] = (fast >> 8) * scale;
+        last = k;
         k++;
         continue;
       }
@@ -327,8 +332,8 @@ export class BitReader {
         if (run < 15) {
           // End of band here and in the next (1 << run) - 1 + (run more bits) blocks.
           count -= run;
-          this.count = count;
-          return (1 << run) - 1 + ((buffer >>> count) & ((1 << run) - 1));
+          endOfBandRun = (1 << run) - 1 + ((buffer >>> count) & ((1 << run) - 1));
+          break;
         }
         k += 16;
         continue;
@@ -338,10 +343,12 @@ export class BitReader {
       count -= size;
       const bits = (buffer >>> count) & ((1 << size) - 1);
       coefficients[offset + k] = (bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits) * scale;
+      last = k;
       k++;
     }
     this.count = count;
-    return 0;
+    if (last > lastNonZero[block]) lastNonZero[block] = last;
+    return endOfBandRun;
   }
 
   /**
@@ -350,11 +357,15 @@ export class BitReader {
    * `run` still-zero ones. endOfBandRun: blocks left in the current end-of-band run (this block
    * then only takes correction bits). Returns the run left after this block, or -1 for a code
    * no refinement scan may hold. Bit buffer in locals, as in acCoefficients.
+   *
+   * lastNonZero[block] bounds the walk for correction bits: past it every coefficient is still
+   * zero (most of a block's band, in smooth areas), so the walk stops there.
    */
-  acRefinement(table: HuffmanTable, coefficients: Int16Array, offset: number, start: number, end: number, low: number, endOfBandRun: number): number {
+  acRefinement(table: HuffmanTable, coefficients: Int16Array, lastNonZero: Uint8Array, block: number, start: number, end: number, low: number, endOfBandRun: number): number {
     const lookup = table.lookup;
     const plus = 1 << low;
     const minus = -1 << low;
+    const offset = block * 64;
     let buffer = this.buffer;
     let count = this.count;
     let k = start;
@@ -415,12 +426,16 @@ export class BitReader {
           }
           k++;
         }
-        if (value !== 0 && k <= end) coefficients[offset + k] = value;
+        if (value !== 0 && k <= end) {
+          coefficients[offset + k] = value;
+          if (k > lastNonZero[block]) lastNonZero[block] = k;
+        }
         k++;
       }
     }
     if (endOfBandRun > 0) {
-      for (; k <= end; k++) {
+      const stop = Math.min(end, lastNonZero[block]);
+      for (; k <= stop; k++) {
         const at = offset + k;
         const coefficient = coefficients[at];
         if (coefficient === 0) continue;
