@@ -298,7 +298,8 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
     stride,
     coefficients: frame.progressive ? new Int16Array(stride * rows * 64) : undefined,
     lastNonZero: frame.progressive ? new Uint8Array(stride * rows) : undefined,
-    block: new Int32Array(64),
+    // 64 coefficients and the spare slot for those the scaled IDCT does not read (placeFor).
+    block: new Int32Array(65),
     quantTables,
     work: 0,
     workBudget: JPEG_MAX_COEFFICIENT_PASSES * 64 * frame.blocks,
@@ -307,6 +308,16 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
 
 /** keepMasks[N][k] = 1 when the zigzag-k coefficient is inside the N x N an N/8 IDCT reads. */
 const keepMasks = Array.from({ length: 9 }, (_, n) => Uint8Array.from({ length: 64 }, (_, k) => ((ZIGZAG[k] & 7) < n && ZIGZAG[k] >> 3 < n ? 1 : 0)));
+/**
+ * placeFor[N][k]: where a sequential block's zigzag-k coefficient goes in the IDCT's block: its
+ * natural position when the N/8 IDCT reads it, else the spare slot 64 (never read).
+ */
+const placeFor = keepMasks.map((mask) => Uint8Array.from(mask, (keep, k) => (keep ? ZIGZAG[k] : 64)));
+/** lastKeptFor[N][k]: the highest zigzag index at most k that the N/8 IDCT reads. */
+const lastKeptFor = keepMasks.map((mask) => {
+  let last = 0;
+  return Uint8Array.from(mask, (keep, k) => (last = keep ? k : last));
+});
 /** keptZigzag[N]: the zigzag indices keepMasks[N] marks, in order. */
 const keptZigzag = keepMasks.map((mask) => Uint8Array.from(Array.from(mask).flatMap((kept, k) => (kept ? [k] : []))));
 /** keptUpTo[N][k]: how many of keptZigzag[N] are at most k. */
@@ -393,7 +404,8 @@ function decodeScan(
   state.idct = luma.idct;
   state.scale = luma.idct.size;
   // Coefficients the scaled IDCT reads: row and column below the scale (all of them at 8/8).
-  state.keep = keepMasks[luma.idct.size];
+  state.place = placeFor[luma.idct.size];
+  state.lastKept = lastKeptFor[luma.idct.size];
   state.plane = luma.plane;
   state.planeWidth = luma.width;
   state.planeHeight = luma.height;
@@ -457,7 +469,10 @@ class ScanState {
   block: Int32Array = new Int32Array(0);
   idct = idctFor(8);
   scale = 8;
-  keep: Uint8Array = EMPTY;
+  /** Where acCoefficients stores zigzag-k: see placeFor. */
+  place: Uint8Array = EMPTY;
+  /** lastKeptFor[scale] (see there). */
+  lastKept: Uint8Array = EMPTY;
   plane: Uint8Array = EMPTY;
   planeWidth = 0;
   planeHeight = 0;
@@ -505,7 +520,9 @@ function decodeSequentialBlock(state: ScanState, c: Component, row: number, colu
   const quant = state.quant;
   c.predictor += reader.signed(reader.symbol(dc));
   block[0] = c.predictor * quant[0];
-  const last = reader.acCoefficients(ac, block, quant, state.keep, ZIGZAG);
+  // The last non-zero coefficient the IDCT reads: a block whose others are all outside its
+  // N x N is still DC-only to it.
+  const last = state.lastKept[reader.acCoefficients(ac, block, quant, state.place)];
   const scale = state.scale;
   // The IDCT leaves the block zeroed for the next.
   state.idct.run(block, state.plane, state.planeWidth, column * scale, row * scale, state.planeWidth, state.planeHeight, last);

@@ -208,14 +208,17 @@ export class BitReader {
   }
 
   /**
-   * A sequential block's AC coefficients (after its DC), dequantised into `block` at their
-   * natural positions, for the coefficients `keep` marks (the scaled IDCT reads no others; the
-   * rest are read past). Returns the zigzag index of the last one stored (0 when none).
+   * A sequential block's AC coefficients (after its DC), dequantised into `block` at
+   * block[place[k]]: the natural position of the coefficients the scaled IDCT reads, and one
+   * spare slot past them (index 64) for the rest, which are read past. Storing every one, rather
+   * than branching on which to keep, spares a mispredicted branch per coefficient at 6/8.
+   * Returns the zigzag index of the last non-zero coefficient (0 when none), kept or not: an
+   * upper bound for the IDCT, which limits it to its N x N.
    *
    * The hot loop of a baseline decode, so the bit buffer lives in locals here and is written
    * back only to refill and at the end.
    */
-  acCoefficients(table: HuffmanTable, block: Int32Array, quant: Uint16Array, keep: Uint8Array, zigzag: Uint8Array): number {
+  acCoefficients(table: HuffmanTable, block: Int32Array, quant: Uint16Array, place: Uint8Array): number {
     const lookup = table.lookup;
     const fastAc = table.fastAc;
     let buffer = this.buffer;
@@ -234,10 +237,8 @@ export class BitReader {
         count -= fast & 15;
         k += (fast >> 4) & 15;
         if (k > 63) break;
-        if (keep[k] !== 0) {
-          block[zigzag[k]] = (fast >> 8) * quant[k];
-          last = k;
-        }
+        block[place[k]] = (fast >> 8) * quant[k];
+        last = k;
         k++;
         continue;
       }
@@ -266,11 +267,9 @@ export class BitReader {
       }
       count -= size;
       if (k > 63) break;
-      if (keep[k] !== 0) {
-        const bits = (buffer >>> count) & ((1 << size) - 1);
-        block[zigzag[k]] = (bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits) * quant[k];
-        last = k;
-      }
+      const bits = (buffer >>> count) & ((1 << size) - 1);
+      block[place[k]] = (bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits) * quant[k];
+      last = k;
       k++;
     }
     this.count = count;
