@@ -120,7 +120,7 @@ export class ScaledIdct {
       return;
     }
     if (n === 8) {
-      this.fullSize(block, plane, stride, x0, y0, w, h, columnCount);
+      this.fullSize(block, plane, stride, x0, y0, w, h);
       return;
     }
     if (n === 6) {
@@ -269,25 +269,25 @@ export class ScaledIdct {
     }
   }
 
-  /** 8 x 8 by AAN: columns (over v) into the workspace, then rows (over u) to pixels. */
-  private fullSize(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, w: number, h: number, columnCount: number): void {
+  /**
+   * 8 x 8 by AAN: columns (over v) into the workspace, then rows (over u) to pixels, stored left
+   * to right. No tests for zero columns or rows: blocks that are not DC-only (run() takes those)
+   * mostly have several, and the branches cost more than the arithmetic they would skip.
+   */
+  private fullSize(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, w: number, h: number): void {
     const ws = this.rows;
     for (let u = 0; u < 8; u++) {
-      if (u >= columnCount) {
-        for (let v = 0; v < 64; v += 8) ws[v + u] = 0;
-        continue;
-      }
-      if (block[8 + u] === 0 && block[16 + u] === 0 && block[24 + u] === 0 && block[32 + u] === 0 && block[40 + u] === 0 && block[48 + u] === 0 && block[56 + u] === 0) {
-        const dc = block[u] * AAN_SCALE[u];
-        block[u] = 0;
-        for (let v = 0; v < 64; v += 8) ws[v + u] = dc;
-        continue;
-      }
       // Even part (inputs 0, 2, 4, 6).
       const d0 = block[u] * AAN_SCALE[u];
       const d2 = block[16 + u] * AAN_SCALE[16 + u];
       const d4 = block[32 + u] * AAN_SCALE[32 + u];
       const d6 = block[48 + u] * AAN_SCALE[48 + u];
+      // Odd part (inputs 1, 3, 5, 7).
+      const d1 = block[8 + u] * AAN_SCALE[8 + u];
+      const d3 = block[24 + u] * AAN_SCALE[24 + u];
+      const d5 = block[40 + u] * AAN_SCALE[40 + u];
+      const d7 = block[56 + u] * AAN_SCALE[56 + u];
+      block[u] = block[8 + u] = block[16 + u] = block[24 + u] = block[32 + u] = block[40 + u] = block[48 + u] = block[56 + u] = 0;
       const sum04 = d0 + d4;
       const diff04 = d0 - d4;
       const sum26 = d2 + d6;
@@ -296,12 +296,6 @@ export class ScaledIdct {
       const e3 = sum04 - sum26;
       const e1 = diff04 + rot26;
       const e2 = diff04 - rot26;
-      // Odd part (inputs 1, 3, 5, 7).
-      const d1 = block[8 + u] * AAN_SCALE[8 + u];
-      const d3 = block[24 + u] * AAN_SCALE[24 + u];
-      const d5 = block[40 + u] * AAN_SCALE[40 + u];
-      const d7 = block[56 + u] * AAN_SCALE[56 + u];
-      block[u] = block[8 + u] = block[16 + u] = block[24 + u] = block[32 + u] = block[40 + u] = block[48 + u] = block[56 + u] = 0;
       const z13 = d5 + d3;
       const z10 = d5 - d3;
       const z11 = d1 + d7;
@@ -321,15 +315,9 @@ export class ScaledIdct {
       ws[32 + u] = e3 + o4;
       ws[24 + u] = e3 - o4;
     }
-    const out = ws; // 8 spare entries after the workspace hold a clipped row
-    for (let y = 0; y < h; y++) {
-      const r = y * 8;
-      const target = (y0 + y) * stride + x0;
-      if (columnCount === 1) {
-        const sum = ws[r] + 128.5;
-        plane.fill(sum <= 0 ? 0 : sum >= 255 ? 255 : sum | 0, target, target + w);
-        continue;
-      }
+    const full = w === 8;
+    let target = y0 * stride + x0;
+    for (let r = 0; r < h * 8; r += 8, target += stride) {
       const sum04 = ws[r] + ws[r + 4];
       const diff04 = ws[r] - ws[r + 4];
       const sum26 = ws[r + 2] + ws[r + 6];
@@ -357,7 +345,7 @@ export class ScaledIdct {
       const p5 = e2 - o5;
       const p6 = e1 - o6;
       const p7 = e0 - o7;
-      if (w === 8) {
+      if (full) {
         plane[target] = p0 <= 0 ? 0 : p0 >= 255 ? 255 : p0 | 0;
         plane[target + 1] = p1 <= 0 ? 0 : p1 >= 255 ? 255 : p1 | 0;
         plane[target + 2] = p2 <= 0 ? 0 : p2 >= 255 ? 255 : p2 | 0;
@@ -366,20 +354,21 @@ export class ScaledIdct {
         plane[target + 5] = p5 <= 0 ? 0 : p5 >= 255 ? 255 : p5 | 0;
         plane[target + 6] = p6 <= 0 ? 0 : p6 >= 255 ? 255 : p6 | 0;
         plane[target + 7] = p7 <= 0 ? 0 : p7 >= 255 ? 255 : p7 | 0;
-      } else {
-        // The right edge of the image: only the first w pixels exist.
-        out[64] = p0;
-        out[65] = p1;
-        out[66] = p2;
-        out[67] = p3;
-        out[68] = p4;
-        out[69] = p5;
-        out[70] = p6;
-        out[71] = p7;
-        for (let x = 0; x < w; x++) {
-          const p = out[64 + x];
-          plane[target + x] = p <= 0 ? 0 : p >= 255 ? 255 : p | 0;
-        }
+        continue;
+      }
+      // The image's right edge: only the first w pixels exist. The 8 spare entries after the
+      // workspace hold this row.
+      ws[64] = p0;
+      ws[65] = p1;
+      ws[66] = p2;
+      ws[67] = p3;
+      ws[68] = p4;
+      ws[69] = p5;
+      ws[70] = p6;
+      ws[71] = p7;
+      for (let x = 0; x < w; x++) {
+        const p = ws[64 + x];
+        plane[target + x] = p <= 0 ? 0 : p >= 255 ? 255 : p | 0;
       }
     }
   }
