@@ -387,12 +387,10 @@ function decodeScan(
   const state = sharedScan;
   state.progressive = progressive;
   state.dcFirst = dcFirst;
-  state.dcRefine = progressive && spectralStart === 0 && high !== 0;
   state.acFirst = progressive && spectralStart !== 0 && high === 0;
   state.spectralStart = spectralStart;
   state.spectralEnd = spectralEnd;
   state.low = low;
-  state.endOfBandRun = 0;
   state.restartInterval = restartInterval;
   state.lumaComponent = lumaComponent;
   state.dcTables = dcTables;
@@ -411,7 +409,9 @@ function decodeScan(
   state.planeHeight = luma.height;
   state.stride = luma.stride;
 
-  if (scan.length === 1) {
+  if (progressive && spectralStart !== 0) {
+    decodeProgressiveAcScan(state, scan[0]);
+  } else if (scan.length === 1) {
     // Non-interleaved: every block of the component is its own MCU.
     const c = scan[0];
     let unit = 0;
@@ -451,14 +451,11 @@ class ScanState {
   reader = sharedReader;
   progressive = false;
   dcFirst = false;
-  dcRefine = false;
   acFirst = false;
   spectralStart = 0;
   spectralEnd = 0;
   /** Successive approximation: the bit position this scan writes. */
   low = 0;
-  /** Blocks still to skip in a progressive AC scan's end-of-band run. */
-  endOfBandRun = 0;
   restartInterval = 0;
   lumaComponent: Component | null = null;
   dcTables: (HuffmanTable | undefined)[] = NO_TABLES;
@@ -491,13 +488,50 @@ class ScanState {
 }
 const sharedScan = new ScanState();
 
+/**
+ * A progressive AC scan (one component, luma: decodeScan skipped the others) in one loop: the
+ * blocks of an end-of-band run cost a decrement each, without the per-block dispatch of
+ * decodeBlock (the scans of libjpeg's script visit every luma block six times or so).
+ */
+function decodeProgressiveAcScan(state: ScanState, c: Component): void {
+  const reader = state.reader;
+  const ac = state.acTables[c.acTable]!;
+  const coefficients = state.coefficients;
+  const lastNonZero = state.lastNonZero;
+  const start = state.spectralStart;
+  const end = state.spectralEnd;
+  const low = state.low;
+  const first = state.acFirst;
+  const interval = state.restartInterval;
+  const stride = state.stride;
+  let endOfBandRun = 0;
+  let unit = 0;
+  for (let row = 0; row < c.blocksHigh; row++) {
+    for (let column = 0; column < c.blocksWide; column++, unit++) {
+      if (interval !== 0 && unit > 0 && unit % interval === 0) {
+        // A restart interval's end: the reader steps over the marker, and any run ends.
+        reader.restart();
+        c.predictor = 0;
+        endOfBandRun = 0;
+      }
+      const block = row * stride + column;
+      if (first) {
+        if (endOfBandRun > 0) endOfBandRun--;
+        else endOfBandRun = reader.acFirstPass(ac, coefficients, lastNonZero, block, start, end, low);
+      } else {
+        endOfBandRun = reader.acRefinement(ac, coefficients, lastNonZero, block, start, end, low, endOfBandRun);
+        if (endOfBandRun < 0) throw damaged("bad refinement code");
+      }
+    }
+  }
+}
+
 /** At a restart interval's end: the reader steps over the marker, and predictions start afresh. */
 function restartIfDue(state: ScanState, scan: Component[], unit: number): void {
   const interval = state.restartInterval;
   if (interval !== 0 && unit > 0 && unit % interval === 0) {
     state.reader.restart();
     for (const c of scan) c.predictor = 0;
-    state.endOfBandRun = 0;
   }
 }
 
@@ -529,35 +563,15 @@ function decodeSequentialBlock(state: ScanState, c: Component, row: number, colu
 }
 
 function decodeProgressiveBlock(state: ScanState, c: Component, row: number, column: number): void {
+  // DC scans only: AC scans go through decodeProgressiveAcScan.
   const reader = state.reader;
-  const coefficients = state.coefficients;
-  const low = state.low;
-  const blockIndex = row * state.stride + column;
-  const offset = blockIndex * 64;
+  const offset = (row * state.stride + column) * 64;
   if (state.dcFirst) {
     c.predictor += reader.signed(reader.symbol(state.dcTables[c.dcTable]!));
-    if (c === state.lumaComponent) coefficients[offset] = c.predictor << low;
+    if (c === state.lumaComponent) state.coefficients[offset] = c.predictor << state.low;
     return;
   }
-  if (state.dcRefine) {
-    if (reader.bit() && c === state.lumaComponent) coefficients[offset] |= 1 << low;
-    return;
-  }
-  // AC scans hold one component, and it is luma (others were skipped by decodeScan).
-  const ac = state.acTables[c.acTable]!;
-  const spectralStart = state.spectralStart;
-  const spectralEnd = state.spectralEnd;
-  if (state.acFirst) {
-    if (state.endOfBandRun > 0) {
-      state.endOfBandRun--;
-      return;
-    }
-    state.endOfBandRun = reader.acFirstPass(ac, coefficients, state.lastNonZero, blockIndex, spectralStart, spectralEnd, low);
-    return;
-  }
-  const endOfBandRun = reader.acRefinement(ac, coefficients, state.lastNonZero, blockIndex, spectralStart, spectralEnd, low, state.endOfBandRun);
-  if (endOfBandRun < 0) throw damaged("bad refinement code");
-  state.endOfBandRun = endOfBandRun;
+  if (reader.bit() && c === state.lumaComponent) state.coefficients[offset] |= 1 << state.low;
 }
 
 /**
