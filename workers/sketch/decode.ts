@@ -212,17 +212,16 @@ export function jpegIsComplete(bytes: Uint8Array): boolean {
     if (segmentEnd > length) return false;
     offset = segmentEnd;
     if (marker === 0xda) {
-      // Skip the entropy-coded data that follows a start of scan.
-      while (offset + 1 < length) {
-        if (bytes[offset] === 0xff) {
-          const next = bytes[offset + 1];
-          if (next !== 0x00 && !(next >= 0xd0 && next <= 0xd7)) break;
-          offset += 2;
-        } else {
-          offset++;
-        }
+      // Skip the entropy-coded data that follows a start of scan, 0xFF to 0xFF: indexOf runs
+      // natively, several times faster than a loop here over a photo's megabytes.
+      for (;;) {
+        const at = bytes.indexOf(0xff, offset);
+        if (at < 0 || at + 1 >= length) return false;
+        const next = bytes[at + 1];
+        offset = at;
+        if (next !== 0x00 && !(next >= 0xd0 && next <= 0xd7)) break;
+        offset += 2;
       }
-      if (offset + 1 >= length) return false;
     }
   }
   return false;

@@ -20,7 +20,7 @@
  */
 import { JPEG_LIMIT_MESSAGES, JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../app/lib/constants";
 import { PermanentSketchError } from "../errors";
-import { BitReader, buildHuffmanTable, findMarkerAfterScan, SHAPE_KEEPER_TABLE, type HuffmanTable } from "./huffman";
+import { BitReader, buildHuffmanTable, findMarkerAfterScan, prepareFastAc, SHAPE_KEEPER_TABLE, type HuffmanTable } from "./huffman";
 import { ScaledIdct } from "./idct";
 
 /** A JPEG we do not decode ourselves; the message says what it is. */
@@ -274,6 +274,8 @@ interface LumaState {
   stride: number;
   /** Progressive only: every luma block's coefficients in zigzag order, before dequantisation. */
   coefficients?: Int16Array;
+  /** Progressive only: per luma block, the highest zigzag index holding a non-zero coefficient. */
+  lastNonZero?: Uint8Array;
   block: Int32Array;
   quantTables: (Uint16Array | undefined)[];
   /** Coefficient visits so far (blocks visited times their spectral band), and the most allowed. */
@@ -295,7 +297,9 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
     idct: idctFor(scale),
     stride,
     coefficients: frame.progressive ? new Int16Array(stride * rows * 64) : undefined,
-    block: new Int32Array(64),
+    lastNonZero: frame.progressive ? new Uint8Array(stride * rows) : undefined,
+    // 64 coefficients and the spare slot for those the scaled IDCT does not read (placeFor).
+    block: new Int32Array(65),
     quantTables,
     work: 0,
     workBudget: JPEG_MAX_COEFFICIENT_PASSES * 64 * frame.blocks,
@@ -304,6 +308,23 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
 
 /** keepMasks[N][k] = 1 when the zigzag-k coefficient is inside the N x N an N/8 IDCT reads. */
 const keepMasks = Array.from({ length: 9 }, (_, n) => Uint8Array.from({ length: 64 }, (_, k) => ((ZIGZAG[k] & 7) < n && ZIGZAG[k] >> 3 < n ? 1 : 0)));
+/**
+ * placeFor[N][k]: where a sequential block's zigzag-k coefficient goes in the IDCT's block: its
+ * natural position when the N/8 IDCT reads it, else the spare slot 64 (never read).
+ */
+const placeFor = keepMasks.map((mask) => Uint8Array.from(mask, (keep, k) => (keep ? ZIGZAG[k] : 64)));
+/** lastKeptFor[N][k]: the highest zigzag index at most k that the N/8 IDCT reads. */
+const lastKeptFor = keepMasks.map((mask) => {
+  let last = 0;
+  return Uint8Array.from(mask, (keep, k) => (last = keep ? k : last));
+});
+/** keptZigzag[N]: the zigzag indices keepMasks[N] marks, in order. */
+const keptZigzag = keepMasks.map((mask) => Uint8Array.from(Array.from(mask).flatMap((kept, k) => (kept ? [k] : []))));
+/** keptUpTo[N][k]: how many of keptZigzag[N] are at most k. */
+const keptUpTo = keepMasks.map((mask) => {
+  let kept = 0;
+  return Uint8Array.from(mask, (keep) => (kept += keep));
+});
 
 /** Decodes one scan; returns the position of the marker after it. */
 function decodeScan(
@@ -357,6 +378,8 @@ function decodeScan(
     const needsAc = !progressive || (spectralStart !== 0);
     if (needsDc && !dcTables[c.dcTable]) throw damaged("missing DC Huffman table");
     if (needsAc && !acTables[c.acTable]) throw damaged("missing AC Huffman table");
+    // Sequential and first AC passes read coefficients with values (refinements do not).
+    if (!progressive || (spectralStart !== 0 && high === 0)) prepareFastAc(acTables[c.acTable]!);
   }
   const quant = luma.quantTables[lumaComponent.quantTable];
   if (!progressive && !quant) throw damaged("missing quantisation table");
@@ -364,29 +387,31 @@ function decodeScan(
   const state = sharedScan;
   state.progressive = progressive;
   state.dcFirst = dcFirst;
-  state.dcRefine = progressive && spectralStart === 0 && high !== 0;
   state.acFirst = progressive && spectralStart !== 0 && high === 0;
   state.spectralStart = spectralStart;
   state.spectralEnd = spectralEnd;
   state.low = low;
-  state.endOfBandRun = 0;
   state.restartInterval = restartInterval;
   state.lumaComponent = lumaComponent;
   state.dcTables = dcTables;
   state.acTables = acTables;
   state.quant = quant ?? NO_QUANT;
   state.coefficients = luma.coefficients ?? NO_COEFFICIENTS;
+  state.lastNonZero = luma.lastNonZero ?? EMPTY;
   state.block = luma.block;
   state.idct = luma.idct;
   state.scale = luma.idct.size;
   // Coefficients the scaled IDCT reads: row and column below the scale (all of them at 8/8).
-  state.keep = keepMasks[luma.idct.size];
+  state.place = placeFor[luma.idct.size];
+  state.lastKept = lastKeptFor[luma.idct.size];
   state.plane = luma.plane;
   state.planeWidth = luma.width;
   state.planeHeight = luma.height;
   state.stride = luma.stride;
 
-  if (scan.length === 1) {
+  if (progressive && spectralStart !== 0) {
+    decodeProgressiveAcScan(state, scan[0]);
+  } else if (scan.length === 1) {
     // Non-interleaved: every block of the component is its own MCU.
     const c = scan[0];
     let unit = 0;
@@ -426,24 +451,25 @@ class ScanState {
   reader = sharedReader;
   progressive = false;
   dcFirst = false;
-  dcRefine = false;
   acFirst = false;
   spectralStart = 0;
   spectralEnd = 0;
   /** Successive approximation: the bit position this scan writes. */
   low = 0;
-  /** Blocks still to skip in a progressive AC scan's end-of-band run. */
-  endOfBandRun = 0;
   restartInterval = 0;
   lumaComponent: Component | null = null;
   dcTables: (HuffmanTable | undefined)[] = NO_TABLES;
   acTables: (HuffmanTable | undefined)[] = NO_TABLES;
   quant: Uint16Array = NO_QUANT;
   coefficients: Int16Array = NO_COEFFICIENTS;
+  lastNonZero: Uint8Array = EMPTY;
   block: Int32Array = new Int32Array(0);
   idct = idctFor(8);
   scale = 8;
-  keep: Uint8Array = EMPTY;
+  /** Where acCoefficients stores zigzag-k: see placeFor. */
+  place: Uint8Array = EMPTY;
+  /** lastKeptFor[scale] (see there). */
+  lastKept: Uint8Array = EMPTY;
   plane: Uint8Array = EMPTY;
   planeWidth = 0;
   planeHeight = 0;
@@ -456,10 +482,49 @@ class ScanState {
     this.acTables = NO_TABLES;
     this.quant = NO_QUANT;
     this.coefficients = NO_COEFFICIENTS;
+    this.lastNonZero = EMPTY;
     this.plane = EMPTY;
   }
 }
 const sharedScan = new ScanState();
+
+/**
+ * A progressive AC scan (one component, luma: decodeScan skipped the others) in one loop: the
+ * blocks of an end-of-band run cost a decrement each, without the per-block dispatch of
+ * decodeBlock (the scans of libjpeg's script visit every luma block six times or so).
+ */
+function decodeProgressiveAcScan(state: ScanState, c: Component): void {
+  const reader = state.reader;
+  const ac = state.acTables[c.acTable]!;
+  const coefficients = state.coefficients;
+  const lastNonZero = state.lastNonZero;
+  const start = state.spectralStart;
+  const end = state.spectralEnd;
+  const low = state.low;
+  const first = state.acFirst;
+  const interval = state.restartInterval;
+  const stride = state.stride;
+  let endOfBandRun = 0;
+  let unit = 0;
+  for (let row = 0; row < c.blocksHigh; row++) {
+    for (let column = 0; column < c.blocksWide; column++, unit++) {
+      if (interval !== 0 && unit > 0 && unit % interval === 0) {
+        // A restart interval's end: the reader steps over the marker, and any run ends.
+        reader.restart();
+        c.predictor = 0;
+        endOfBandRun = 0;
+      }
+      const block = row * stride + column;
+      if (first) {
+        if (endOfBandRun > 0) endOfBandRun--;
+        else endOfBandRun = reader.acFirstPass(ac, coefficients, lastNonZero, block, start, end, low);
+      } else {
+        endOfBandRun = reader.acRefinement(ac, coefficients, lastNonZero, block, start, end, low, endOfBandRun);
+        if (endOfBandRun < 0) throw damaged("bad refinement code");
+      }
+    }
+  }
+}
 
 /** At a restart interval's end: the reader steps over the marker, and predictions start afresh. */
 function restartIfDue(state: ScanState, scan: Component[], unit: number): void {
@@ -467,7 +532,6 @@ function restartIfDue(state: ScanState, scan: Component[], unit: number): void {
   if (interval !== 0 && unit > 0 && unit % interval === 0) {
     state.reader.restart();
     for (const c of scan) c.predictor = 0;
-    state.endOfBandRun = 0;
   }
 }
 
@@ -490,98 +554,24 @@ function decodeSequentialBlock(state: ScanState, c: Component, row: number, colu
   const quant = state.quant;
   c.predictor += reader.signed(reader.symbol(dc));
   block[0] = c.predictor * quant[0];
-  const last = reader.acCoefficients(ac, block, quant, state.keep, ZIGZAG);
+  // The last non-zero coefficient the IDCT reads: a block whose others are all outside its
+  // N x N is still DC-only to it.
+  const last = state.lastKept[reader.acCoefficients(ac, block, quant, state.place)];
   const scale = state.scale;
+  // The IDCT leaves the block zeroed for the next.
   state.idct.run(block, state.plane, state.planeWidth, column * scale, row * scale, state.planeWidth, state.planeHeight, last);
-  // Zero what this block wrote (and no more), ready for the next.
-  for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
 }
 
 function decodeProgressiveBlock(state: ScanState, c: Component, row: number, column: number): void {
+  // DC scans only: AC scans go through decodeProgressiveAcScan.
   const reader = state.reader;
-  const coefficients = state.coefficients;
-  const low = state.low;
   const offset = (row * state.stride + column) * 64;
   if (state.dcFirst) {
     c.predictor += reader.signed(reader.symbol(state.dcTables[c.dcTable]!));
-    if (c === state.lumaComponent) coefficients[offset] = c.predictor << low;
+    if (c === state.lumaComponent) state.coefficients[offset] = c.predictor << state.low;
     return;
   }
-  if (state.dcRefine) {
-    if (reader.bit() && c === state.lumaComponent) coefficients[offset] |= 1 << low;
-    return;
-  }
-  // AC scans hold one component, and it is luma (others were skipped by decodeScan).
-  const ac = state.acTables[c.acTable]!;
-  const spectralStart = state.spectralStart;
-  const spectralEnd = state.spectralEnd;
-  if (state.acFirst) {
-    if (state.endOfBandRun > 0) {
-      state.endOfBandRun--;
-      return;
-    }
-    for (let k = spectralStart; k <= spectralEnd; ) {
-      const rs = reader.symbol(ac);
-      const run = rs >> 4;
-      const size = rs & 15;
-      if (size === 0) {
-        if (run < 15) {
-          state.endOfBandRun = (1 << run) - 1 + reader.bits(run);
-          break;
-        }
-        k += 16;
-        continue;
-      }
-      k += run;
-      if (k > 63) break;
-      coefficients[offset + k] = reader.signed(size) * (1 << low);
-      k++;
-    }
-    return;
-  }
-  // AC refinement: one correction bit per already non-zero coefficient in the band, new
-  // coefficients are ±1 << low placed after `run` zero-history coefficients.
-  const plus = 1 << low;
-  const minus = -1 << low;
-  let k = spectralStart;
-  if (state.endOfBandRun === 0) {
-    for (; k <= spectralEnd; ) {
-      const rs = reader.symbol(ac);
-      let run = rs >> 4;
-      const size = rs & 15;
-      let value = 0;
-      if (size !== 0) {
-        if (size !== 1) throw damaged("bad refinement code");
-        value = reader.bit() ? plus : minus;
-      } else if (run !== 15) {
-        state.endOfBandRun = (1 << run) + reader.bits(run);
-        break;
-      }
-      while (k <= spectralEnd) {
-        const at = offset + k;
-        const coefficient = coefficients[at];
-        if (coefficient !== 0) {
-          if (reader.bit() && (coefficient & plus) === 0) coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
-        } else {
-          if (run === 0) break;
-          run--;
-        }
-        k++;
-      }
-      if (value !== 0 && k <= spectralEnd) coefficients[offset + k] = value;
-      k++;
-    }
-  }
-  if (state.endOfBandRun > 0) {
-    for (; k <= spectralEnd; k++) {
-      const at = offset + k;
-      const coefficient = coefficients[at];
-      if (coefficient !== 0 && reader.bit() && (coefficient & plus) === 0) {
-        coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
-      }
-    }
-    state.endOfBandRun--;
-  }
+  if (reader.bit() && c === state.lumaComponent) state.coefficients[offset] |= 1 << state.low;
 }
 
 /**
@@ -604,15 +594,25 @@ function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Ar
   const coefficients = luma.coefficients!;
   const block = luma.block;
   const scale = luma.idct.size;
+  // Only the coefficients the scaled IDCT reads go into the block (it clears just those).
+  const kept = keptZigzag[scale];
+  const upTo = keptUpTo[scale];
+  const lastNonZero = luma.lastNonZero!;
   for (let row = 0; row < y.blocksHigh; row++) {
     for (let column = 0; column < y.blocksWide; column++) {
-      const offset = (row * luma.stride + column) * 64;
-      let last = 63;
-      while (last > 0 && coefficients[offset + last] === 0) last--;
-      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
-      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, last);
-      for (let k = 0; k <= last; k++) block[ZIGZAG[k]] = 0;
+      const blockIndex = row * luma.stride + column;
+      const offset = blockIndex * 64;
+      // The last kept non-zero one first (from the block's last non-zero one down), then every
+      // kept one up to it without a branch each (which are zero is as good as random).
+      let i = upTo[lastNonZero[blockIndex]] - 1;
+      while (i > 0 && coefficients[offset + kept[i]] === 0) i--;
+      for (let j = 0; j <= i; j++) {
+        const k = kept[j];
+        block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
+      }
+      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, kept[i]);
     }
   }
   luma.coefficients = undefined;
+  luma.lastNonZero = undefined;
 }

@@ -14,7 +14,17 @@ export interface HuffmanTable {
   /** symbols[valueOffset[length] + code] is the symbol of a code of that length. */
   valueOffset: Int32Array;
   symbols: Uint8Array;
+  /**
+   * Empty until `prepareFastAc` fills it for a sequential scan: for every FAST_AC_BITS prefix
+   * that holds a whole AC code and its value bits, (value << 8) | (run << 4) | bits used, so a
+   * common small coefficient costs one look-up; 0 = take the general path.
+   */
+  fastAc: Int32Array;
 }
+
+/** Prefix length of the fast AC look-up: 10 bits cover most codes and their values in photos. */
+const FAST_AC_BITS = 11;
+const NOT_BUILT = new Int32Array(0);
 
 /** From the DHT segment's 16 code-length counts and the symbols in code order. */
 export function buildHuffmanTable(counts: Uint8Array, symbols: Uint8Array): HuffmanTable {
@@ -38,7 +48,47 @@ export function buildHuffmanTable(counts: Uint8Array, symbols: Uint8Array): Huff
     code <<= 1;
   }
   maxCode[17] = 0x7fffffff; // sentinel
-  return { lookup, maxCode, valueOffset, symbols };
+  return { lookup, maxCode, valueOffset, symbols, fastAc: NOT_BUILT };
+}
+
+/**
+ * Fills table.fastAc (once per table). Called per scan rather than per DHT segment, so a file of
+ * thousands of table definitions costs no more than it did, and only tables a scan uses pay.
+ */
+export function prepareFastAc(table: HuffmanTable): void {
+  if (table.fastAc !== NOT_BUILT) return;
+  const fast = new Int32Array(1 << FAST_AC_BITS);
+  const { lookup, maxCode, valueOffset, symbols } = table;
+  for (let prefix = 0; prefix < 1 << FAST_AC_BITS; prefix++) {
+    let length = 0;
+    let rs = 0;
+    const entry = lookup[prefix >> (FAST_AC_BITS - LOOKUP_BITS)];
+    if (entry !== 0) {
+      length = entry >> 8;
+      rs = entry & 0xff;
+    } else {
+      // Longer than the short look-up: as longSymbol reads it, up to FAST_AC_BITS bits.
+      for (let bits = LOOKUP_BITS + 1; bits <= FAST_AC_BITS; bits++) {
+        const code = prefix >> (FAST_AC_BITS - bits);
+        if (code <= maxCode[bits]) {
+          const index = valueOffset[bits] + code;
+          if (index >= 0 && index < symbols.length) {
+            length = bits;
+            rs = symbols[index];
+          }
+          break;
+        }
+      }
+      if (length === 0) continue;
+    }
+    const size = rs & 15;
+    // End of block and runs of 16 zeros (size 0), and values that do not fit, go the long way.
+    if (size === 0 || length + size > FAST_AC_BITS) continue;
+    const bits = (prefix >> (FAST_AC_BITS - length - size)) & ((1 << size) - 1);
+    const value = bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits;
+    fast[prefix] = (value << 8) | ((rs >> 4) << 4) | (length + size);
+  }
+  table.fastAc = fast;
 }
 
 /**
@@ -158,15 +208,19 @@ export class BitReader {
   }
 
   /**
-   * A sequential block's AC coefficients (after its DC), dequantised into `block` at their
-   * natural positions, for the coefficients `keep` marks (the scaled IDCT reads no others; the
-   * rest are read past). Returns the zigzag index of the last one stored (0 when none).
+   * A sequential block's AC coefficients (after its DC), dequantised into `block` at
+   * block[place[k]]: the natural position of the coefficients the scaled IDCT reads, and one
+   * spare slot past them (index 64) for the rest, which are read past. Storing every one, rather
+   * than branching on which to keep, spares a mispredicted branch per coefficient at 6/8.
+   * Returns the zigzag index of the last non-zero coefficient (0 when none), kept or not: an
+   * upper bound for the IDCT, which limits it to its N x N.
    *
    * The hot loop of a baseline decode, so the bit buffer lives in locals here and is written
    * back only to refill and at the end.
    */
-  acCoefficients(table: HuffmanTable, block: Int32Array, quant: Uint16Array, keep: Uint8Array, zigzag: Uint8Array): number {
+  acCoefficients(table: HuffmanTable, block: Int32Array, quant: Uint16Array, place: Uint8Array): number {
     const lookup = table.lookup;
+    const fastAc = table.fastAc;
     let buffer = this.buffer;
     let count = this.count;
     let last = 0;
@@ -176,6 +230,17 @@ export class BitReader {
         this.fill();
         buffer = this.buffer;
         count = this.count;
+      }
+      // A short code and its value in one look-up (prepareFastAc ran for this scan's tables).
+      const fast = fastAc[(buffer >>> (count - FAST_AC_BITS)) & ((1 << FAST_AC_BITS) - 1)];
+      if (fast !== 0) {
+        count -= fast & 15;
+        k += (fast >> 4) & 15;
+        if (k > 63) break;
+        block[place[k]] = (fast >> 8) * quant[k];
+        last = k;
+        k++;
+        continue;
       }
       let rs: number;
       const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
@@ -202,20 +267,196 @@ export class BitReader {
       }
       count -= size;
       if (k > 63) break;
-      if (keep[k] !== 0) {
-        const bits = (buffer >>> count) & ((1 << size) - 1);
-        block[zigzag[k]] = (bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits) * quant[k];
-        last = k;
-      }
+      const bits = (buffer >>> count) & ((1 << size) - 1);
+      block[place[k]] = (bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits) * quant[k];
+      last = k;
       k++;
     }
     this.count = count;
     return last;
   }
 
+  /**
+   * One block of a progressive scan's first pass over an AC band (start..end, low = its bit
+   * position): coefficients stored in zigzag order at block * 64, shifted up by low, and
+   * lastNonZero[block] raised to the last one placed. Returns the end-of-band run that follows
+   * this block (the blocks still to skip), 0 when there is none.
+   * Bit buffer in locals, and the fast look-up, as in acCoefficients.
+   */
+  acFirstPass(table: HuffmanTable, coefficients: Int16Array, lastNonZero: Uint8Array, block: number, start: number, end: number, low: number): number {
+    const lookup = table.lookup;
+    const fastAc = table.fastAc;
+    const scale = 1 << low;
+    const offset = block * 64;
+    let buffer = this.buffer;
+    let count = this.count;
+    let last = 0;
+    let endOfBandRun = 0;
+    for (let k = start; k <= end; ) {
+      if (count < 16) {
+        this.count = count;
+        this.fill();
+        buffer = this.buffer;
+        count = this.count;
+      }
+      const fast = fastAc[(buffer >>> (count - FAST_AC_BITS)) & ((1 << FAST_AC_BITS) - 1)];
+      if (fast !== 0) {
+        count -= fast & 15;
+        k += (fast >> 4) & 15;
+        if (k > 63) break;
+        coefficients[offset + k] = (fast >> 8) * scale;
+        last = k;
+        k++;
+        continue;
+      }
+      let rs: number;
+      const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
+      if (entry !== 0) {
+        count -= entry >> 8;
+        rs = entry & 0xff;
+      } else {
+        this.count = count;
+        rs = this.longSymbol(table);
+        count = this.count;
+      }
+      const run = rs >> 4;
+      const size = rs & 15;
+      if (count < 15) {
+        this.count = count;
+        this.fill();
+        buffer = this.buffer;
+        count = this.count;
+      }
+      if (size === 0) {
+        if (run < 15) {
+          // End of band here and in the next (1 << run) - 1 + (run more bits) blocks.
+          count -= run;
+          endOfBandRun = (1 << run) - 1 + ((buffer >>> count) & ((1 << run) - 1));
+          break;
+        }
+        k += 16;
+        continue;
+      }
+      k += run;
+      if (k > 63) break;
+      count -= size;
+      const bits = (buffer >>> count) & ((1 << size) - 1);
+      coefficients[offset + k] = (bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits) * scale;
+      last = k;
+      k++;
+    }
+    this.count = count;
+    if (last > lastNonZero[block]) lastNonZero[block] = last;
+    return endOfBandRun;
+  }
+
+  /**
+   * One block of a progressive AC refinement scan (ITU T.81 G.1.2.3): a correction bit for each
+   * coefficient of the band already non-zero, and new coefficients of ±(1 << low) placed after
+   * `run` still-zero ones. endOfBandRun: blocks left in the current end-of-band run (this block
+   * then only takes correction bits). Returns the run left after this block, or -1 for a code
+   * no refinement scan may hold. Bit buffer in locals, as in acCoefficients.
+   *
+   * lastNonZero[block] bounds the walk for correction bits: past it every coefficient is still
+   * zero (most of a block's band, in smooth areas), so the walk stops there.
+   */
+  acRefinement(table: HuffmanTable, coefficients: Int16Array, lastNonZero: Uint8Array, block: number, start: number, end: number, low: number, endOfBandRun: number): number {
+    const lookup = table.lookup;
+    const plus = 1 << low;
+    const minus = -1 << low;
+    const offset = block * 64;
+    let buffer = this.buffer;
+    let count = this.count;
+    let k = start;
+    if (endOfBandRun === 0) {
+      while (k <= end) {
+        if (count < 16) {
+          this.count = count;
+          this.fill();
+          buffer = this.buffer;
+          count = this.count;
+        }
+        let rs: number;
+        const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
+        if (entry !== 0) {
+          count -= entry >> 8;
+          rs = entry & 0xff;
+        } else {
+          this.count = count;
+          rs = this.longSymbol(table);
+          count = this.count;
+        }
+        let run = rs >> 4;
+        const size = rs & 15;
+        if (count < 15) {
+          this.count = count;
+          this.fill();
+          buffer = this.buffer;
+          count = this.count;
+        }
+        let value = 0;
+        if (size !== 0) {
+          if (size !== 1) {
+            this.count = count;
+            return -1;
+          }
+          count--;
+          value = ((buffer >>> count) & 1) !== 0 ? plus : minus;
+        } else if (run !== 15) {
+          count -= run;
+          endOfBandRun = (1 << run) + ((buffer >>> count) & ((1 << run) - 1));
+          break;
+        }
+        while (k <= end) {
+          const at = offset + k;
+          const coefficient = coefficients[at];
+          if (coefficient !== 0) {
+            if (count < 1) {
+              this.count = count;
+              this.fill();
+              buffer = this.buffer;
+              count = this.count;
+            }
+            count--;
+            if (((buffer >>> count) & 1) !== 0 && (coefficient & plus) === 0) coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
+          } else {
+            if (run === 0) break;
+            run--;
+          }
+          k++;
+        }
+        if (value !== 0 && k <= end) {
+          coefficients[offset + k] = value;
+          if (k > lastNonZero[block]) lastNonZero[block] = k;
+        }
+        k++;
+      }
+    }
+    if (endOfBandRun > 0) {
+      const stop = Math.min(end, lastNonZero[block]);
+      for (; k <= stop; k++) {
+        const at = offset + k;
+        const coefficient = coefficients[at];
+        if (coefficient === 0) continue;
+        if (count < 1) {
+          this.count = count;
+          this.fill();
+          buffer = this.buffer;
+          count = this.count;
+        }
+        count--;
+        if (((buffer >>> count) & 1) !== 0 && (coefficient & plus) === 0) coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
+      }
+      endOfBandRun--;
+    }
+    this.count = count;
+    return endOfBandRun;
+  }
+
   /** Reads past a sequential block's AC coefficients (a chroma block, not kept). */
   skipAcCoefficients(table: HuffmanTable): void {
     const lookup = table.lookup;
+    const fastAc = table.fastAc;
     let buffer = this.buffer;
     let count = this.count;
     for (let k = 1; k < 64; ) {
@@ -224,6 +465,12 @@ export class BitReader {
         this.fill();
         buffer = this.buffer;
         count = this.count;
+      }
+      const fast = fastAc[(buffer >>> (count - FAST_AC_BITS)) & ((1 << FAST_AC_BITS) - 1)];
+      if (fast !== 0) {
+        count -= fast & 15;
+        k += ((fast >> 4) & 15) + 1;
+        continue;
       }
       let rs: number;
       const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
@@ -286,14 +533,13 @@ export class BitReader {
 /** First marker at or after `position` that is neither stuffing nor a restart. */
 export function findMarkerAfterScan(bytes: Uint8Array, position: number): number {
   const length = bytes.length;
+  // From 0xFF to 0xFF with indexOf (native): a skipped scan can be megabytes.
   while (position + 1 < length) {
-    if (bytes[position] === 0xff) {
-      const next = bytes[position + 1];
-      if (next !== 0x00 && next !== 0xff && !(next >= 0xd0 && next <= 0xd7)) return position;
-      position += next === 0xff ? 1 : 2;
-    } else {
-      position++;
-    }
+    const at = bytes.indexOf(0xff, position);
+    if (at < 0 || at + 1 >= length) break;
+    const next = bytes[at + 1];
+    if (next !== 0x00 && next !== 0xff && !(next >= 0xd0 && next <= 0xd7)) return at;
+    position = next === 0xff ? at + 1 : at + 2;
   }
   return length;
 }
