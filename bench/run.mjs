@@ -207,7 +207,9 @@ photos.push({ label: `12 MP: ${twelveLabel}`, path: twelve, large: true });
 if (only) photos.splice(0, photos.length, ...photos.filter((p) => p.label.includes(only)));
 
 // ---- colourability per photo and detail level, against today's engine, and the contact sheet ----
-if (!speedOnly) await colourabilityAndContactSheet();
+// Run after the timings (below), so that the pages and the older engine it keeps in this process
+// weigh on no timed job; `--sheet` runs it alone.
+if (args.includes("--sheet")) await colourabilityAndContactSheet();
 async function colourabilityAndContactSheet() {
 const LEVELS = ["simple", "standard", "detailed"];
 const legacy = await legacyEngine();
@@ -252,10 +254,11 @@ for (const photo of photos) {
 
 for (const row of rows) {
   row.cv = opencv(row.photo.path);
-  if (!row.photo.large || speedOnly) continue;
-  // The peak of each large job in a fresh process: nothing of an earlier job counts.
-  row.run.peak_mb = (await measureJobMemory(row.photo.path, { rebuild: row === rows.find((r) => r.photo.large) })).peakMB;
-  if (row.cv) row.full = await bestOf(new Uint8Array(readFileSync(row.photo.path)), 3, "full");
+  if (speedOnly) continue;
+  // The peak of each job in a fresh process: nothing of an earlier job (or of the contact sheet's
+  // pages, still in this process's heap) counts.
+  row.run.peak_mb = (await measureJobMemory(row.photo.path, { rebuild: row === rows[0] })).peakMB;
+  if (row.photo.large && row.cv) row.full = await bestOf(new Uint8Array(readFileSync(row.photo.path)), 3, "full");
 }
 
 const pad = (value, width) => String(value).padStart(width);
@@ -283,7 +286,8 @@ for (const { photo, run } of rows) {
   );
 }
 console.log("  kernel = decoded grey plane to finished page (area resize, tone, blurs, dodge, Sobel, cleanup); resize = its first");
-console.log("  step timed apart (included in kernel). kernel MP/s = decoded megapixels / kernel time.");
+console.log("  step timed apart (included in kernel). kernel MP/s = decoded megapixels / kernel time. peak MB = heap + array buffers");
+if (!speedOnly) console.log("  + wasm memory of the job alone in a fresh process (bench/memory.mjs); with --speed, in this process.");
 
 const compared = rows.filter((r) => r.cv);
 if (compared.length) {
@@ -309,6 +313,11 @@ if (compared.length) {
 }
 
 console.log(`\nlarge pages: ${join(out, "*-sketch.png")}`);
+
+if (!speedOnly) {
+  console.log("");
+  await colourabilityAndContactSheet();
+}
 
 // ---- the print-ready PDF: build time and peak memory for 5, 15 and 50 pages ----
 if (!speedOnly) await printPdfBench();
