@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { grayToSketch, rgbaToGray, type GrayPlane } from "../../workers/sketch/kernel";
-import { measureQuality, varianceOfLaplacian } from "../../workers/sketch/quality";
+import { coverageInBand, measureQuality, varianceOfLaplacian } from "../../workers/sketch/quality";
 import { boxBlurRgba, syntheticPhoto, type Rgba } from "./helpers";
 
 function quality(photo: Rgba) {
@@ -29,6 +29,17 @@ describe("quality score", () => {
     expect(report.resolution).toBe(1);
     expect(report.score).toBeGreaterThanOrEqual(90);
     expect(report.score).toBeLessThanOrEqual(100);
+  });
+
+  it("counts a page that is mostly blank paper as too little to colour", () => {
+    // The autumn painting's crown at standard (2.3 % ink: the girl and a few strokes of the crown)
+    // scored 95 with full marks from 2 % of ink; a page needs about 4 % to be one worth colouring.
+    expect(coverageInBand(0.023)).toBeLessThan(0.6);
+    expect(coverageInBand(0.02)).toBeCloseTo(0.5);
+    expect(coverageInBand(0.04)).toBe(1);
+    expect(coverageInBand(0.15)).toBe(1);
+    expect(coverageInBand(0.35)).toBeCloseTo(0.5);
+    expect(coverageInBand(0)).toBe(0);
   });
 
   it("scores a thumbnail of the photo below the full-size photo", () => {

@@ -27,7 +27,7 @@ export const SPECKS_MAX = 400;
 export const OUTLINE_GOOD = 0.45;
 export const LINE_SHARE_POOR = 0.5;
 export const LINE_SHARE_GOOD = 0.95;
-export const INK_BAND_LOW = 0.02;
+export const INK_BAND_LOW = 0.04;
 export const INK_BAND_HIGH = 0.2;
 export const INK_COVERAGE_MAX = 0.5;
 const WEIGHT_RESOLUTION = 0.2;
@@ -125,7 +125,7 @@ function clamp01(value: number): number {
   return Math.max(0, Math.min(1, value));
 }
 
-function coverageInBand(coverage: number): number {
+export function coverageInBand(coverage: number): number {
   if (coverage < INK_BAND_LOW) return coverage / INK_BAND_LOW;
   if (coverage <= INK_BAND_HIGH) return 1;
   return Math.max(0, (INK_COVERAGE_MAX - coverage) / (INK_COVERAGE_MAX - INK_BAND_HIGH));
