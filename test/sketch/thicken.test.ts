@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { thickenLines, type GrayPlane } from "../../workers/sketch/kernel";
 
 describe("thicken stage (line weight)", () => {
-  // 40 px rows are whole 32-bit words (the word path), 41 px rows are not (the byte path).
+  // 40 px rows are whole 32-bit words; 41 px rows are copied into a word-aligned row padded with
+  // paper. Both must give the same page.
   for (const width of [40, 41]) {
     it(`grows a one-pixel line to 2r + 1 pixels and closes a gap of 2r (width ${width})`, () => {
       const page: GrayPlane = { width, height: 20, data: new Uint8Array(width * 20).fill(255) };
@@ -19,7 +20,7 @@ describe("thicken stage (line weight)", () => {
 });
 
 describe("thicken stage, radius 2", () => {
-  it("is the same square dilation on the word and the byte path", () => {
+  it("is the same square dilation whether rows are whole words or padded", () => {
     const make = (width: number) => {
       const page: GrayPlane = { width, height: 30, data: new Uint8Array(width * 30).fill(255) };
       page.data[15 * width + 3] = 0;
@@ -29,8 +30,8 @@ describe("thicken stage, radius 2", () => {
       return page;
     };
     const words = make(36);
-    const bytes = make(37);
-    for (let y = 0; y < 30; y++) for (let x = 0; x < 36; x++) expect([y, x, words.data[y * 36 + x]]).toEqual([y, x, bytes.data[y * 37 + x]]);
+    const padded = make(37);
+    for (let y = 0; y < 30; y++) for (let x = 0; x < 36; x++) expect([y, x, words.data[y * 36 + x]]).toEqual([y, x, padded.data[y * 37 + x]]);
     // The lone pixel became a 5 x 5 square.
     let ink = 0;
     for (let y = 13; y <= 17; y++) for (let x = 1; x <= 5; x++) if (words.data[y * 36 + x] === 0) ink++;
