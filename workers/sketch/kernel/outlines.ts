@@ -35,6 +35,9 @@ export interface OutlinePlane {
   scale: number;
 }
 
+/** Outlines switched off (outlineSigmaDivisor 0): an empty grid, which drawOutlines skips. */
+const NO_OUTLINES: OutlinePlane = { data: new Uint8Array(0), width: 0, height: 0, scale: 1 };
+
 /**
  * The coarse outlines of `smoothed` (8.8 grey already smoothed by edgeSigma working pixels).
  * The grey is blurred on block means as coarse as the sigma allows (a quarter of the plane's
@@ -42,6 +45,7 @@ export interface OutlinePlane {
  * `smoothed` is not changed.
  */
 export function coarseOutlines(smoothed: FixedPlane, edgeSigma: number, tuning: SketchTuning): OutlinePlane {
+  if (tuning.outlineSigmaDivisor <= 0) return NO_OUTLINES;
   // The coarse sigma in working pixels, a fixed share of the page (so the same size on paper
   // whatever the photo's resolution); the plane already carries edgeSigma of it.
   const sigma = Math.max(MIN_OUTLINE_SIGMA, edgeSigma, (Math.max(smoothed.width, smoothed.height) * smoothed.scale) / tuning.outlineSigmaDivisor);
@@ -51,7 +55,7 @@ export function coarseOutlines(smoothed: FixedPlane, edgeSigma: number, tuning: 
   gaussianInPlace(coarse, factor > 1 ? reducedSigma(more, coarse.scale) : more / coarse.scale);
   const { width, height, scale } = coarse;
   const outline = new Uint8Array(width * height);
-  if (tuning.outlineSigmaDivisor <= 0 || width < 5 || height < 5) return { data: outline, width, height, scale };
+  if (width < 5 || height < 5) return { data: outline, width, height, scale };
 
   // A step of height h smoothed by sigma has a peak gradient of h / (sqrt(2 pi) sigma) per
   // working pixel; the Sobel sum on the 8.8 plane is 8 × 256 × scale times that gradient.
