@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
-import { FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
+import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 
 // A standard book needs at least five photos (SPEC section 5).
 const PHOTOS = FIVE_PHOTOS.slice(0, 3);
@@ -130,13 +130,7 @@ describe("book flow", () => {
     }
     await screenshot("07-order-validation");
 
-    await page.getByLabel("First name").fill("Ada");
-    await page.getByLabel("Last name").fill("Lovelace");
-    await page.getByLabel("Email").fill("ada@example.com");
-    await page.getByLabel("Address line 1").fill("12 St James's Square");
-    await page.getByLabel("City").fill("London");
-    await page.getByLabel("ZIP code").fill("SW1Y 4JH");
-    await page.getByLabel("Country").selectOption("UK");
+    await fillUkDeliveryAddress(page);
 
     const quote = page.getByRole("definition").filter({ hasText: "FREE" });
     await quote.waitFor();

@@ -43,3 +43,17 @@ export const FIVE_PHOTOS = [
   "test/fixtures/images/chelsea-444-baseline.jpg",
   "test/fixtures/images/coffee-420-baseline.jpg",
 ].map((file) => path.join(ROOT, file));
+
+/**
+ * A UK delivery address typed into the form on the page: the book's order step and the local test
+ * checkout label their fields alike.
+ */
+export async function fillUkDeliveryAddress(page: Page): Promise<void> {
+  await page.getByLabel("First name").fill("Ada");
+  await page.getByLabel("Last name").fill("Lovelace");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Address line 1").fill("12 St James's Square");
+  await page.getByLabel("City").fill("London");
+  await page.getByLabel("ZIP code").fill("SW1Y 4JH");
+  await page.getByLabel("Country").selectOption("UK");
+}

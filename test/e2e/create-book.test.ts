@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, FileChooser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
+import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 
 const PHOTOS = FIVE_PHOTOS;
 const SKETCH_TIMEOUT_MS = 180_000;
@@ -119,13 +119,7 @@ describe("create-book purchase", () => {
     // The test checkout asks for the address, as Stripe's page would.
     await page.getByRole("button", { name: "Pay £19.99" }).click();
     await page.getByText("First name is required").waitFor();
-    await page.getByLabel("First name").fill("Ada");
-    await page.getByLabel("Last name").fill("Lovelace");
-    await page.getByLabel("Email").fill("ada@example.com");
-    await page.getByLabel("Address line 1").fill("12 St James's Square");
-    await page.getByLabel("City").fill("London");
-    await page.getByLabel("ZIP code").fill("SW1Y 4JH");
-    await page.getByLabel("Country").selectOption("UK");
+    await fillUkDeliveryAddress(page);
     await screenshot("03-test-checkout");
     await page.getByRole("button", { name: "Pay £19.99" }).click();
 

@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { FIVE_PHOTOS, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
+import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
 
 /** The book's five photos are drawn by the sketch Worker, then the PDF is built from them. */
 const PDF_TIMEOUT_MS = 240_000;
@@ -48,13 +48,7 @@ async function buyBook(page: Page): Promise<string> {
   await page.getByLabel(/I agree to the/).check();
   await page.getByRole("button", { name: "Purchase Coloring Book" }).click();
   await page.waitForURL(/\/test-checkout\/cs_local_/, { timeout: 60_000 });
-  await page.getByLabel("First name").fill("Ada");
-  await page.getByLabel("Last name").fill("Lovelace");
-  await page.getByLabel("Email").fill("ada@example.com");
-  await page.getByLabel("Address line 1").fill("12 St James's Square");
-  await page.getByLabel("City").fill("London");
-  await page.getByLabel("ZIP code").fill("SW1Y 4JH");
-  await page.getByLabel("Country").selectOption("UK");
+  await fillUkDeliveryAddress(page);
   await page.getByRole("button", { name: /^Pay / }).click();
   await page.waitForURL(/\/success\?session_id=cs_local_/);
   await page.getByRole("heading", { name: "Payment Successful" }).waitFor();

@@ -180,19 +180,7 @@ export function makeGif(
     }
   }
   codes.push(257);
-  const data: number[] = [];
-  let bits = 0;
-  let count = 0;
-  for (const code of codes) {
-    bits |= code << count;
-    count += 9;
-    while (count >= 8) {
-      data.push(bits & 255);
-      bits >>>= 8;
-      count -= 8;
-    }
-  }
-  if (count > 0) data.push(bits & 255);
+  const data = packLzwCodes(codes);
   out.push(8);
   for (let i = 0; i < data.length; i += 255) {
     const chunk = data.slice(i, i + 255);
@@ -200,4 +188,22 @@ export function makeGif(
   }
   out.push(0, 0x3b);
   return new Uint8Array(out);
+}
+
+/** 9-bit LZW codes packed least significant bit first, as GIF stores them. */
+export function packLzwCodes(codes: number[]): number[] {
+  const out: number[] = [];
+  let bits = 0;
+  let count = 0;
+  for (const code of codes) {
+    bits |= code << count;
+    count += 9;
+    while (count >= 8) {
+      out.push(bits & 255);
+      bits >>>= 8;
+      count -= 8;
+    }
+  }
+  if (count > 0) out.push(bits & 255);
+  return out;
 }

@@ -3,7 +3,7 @@ import { decodeToGrayPlane } from "../../workers/sketch/decode";
 import { PROCESSING_FAILURES } from "../../app/lib/constants";
 import { PermanentSketchError } from "../../workers/sketch/errors";
 import { decodeGifGray } from "../../workers/sketch/gif";
-import { makeGif } from "./exif-fixtures";
+import { makeGif, packLzwCodes } from "./exif-fixtures";
 
 const palette: [number, number, number][] = Array.from({ length: 256 }, (_, i) => [i, (i * 3) % 256, 255 - i]);
 const grey = (i: number) => (77 * palette[i][0] + 150 * palette[i][1] + 29 * palette[i][2] + 128) >> 8;
@@ -77,11 +77,11 @@ describe("GIF decoder on hostile files", () => {
     badSize[codeSizeAt] = 12;
     expect(() => decodeGifGray(badSize)).toThrow(PROCESSING_FAILURES.gifDamaged);
     // A clear code, one literal, then code 300 while the table's next entry is 258.
-    const packed = packCodes([256, 5, 300, 257]);
+    const packed = packLzwCodes([256, 5, 300, 257]);
     const badCode = new Uint8Array([...gif.subarray(0, codeSizeAt + 1), packed.length, ...packed, 0, 0x3b]);
     expect(() => decodeGifGray(badCode)).toThrow(PROCESSING_FAILURES.gifDamaged);
     // The same stream with a defined code (258 = the KwKwK case) decodes.
-    const goodCode = new Uint8Array([...gif.subarray(0, codeSizeAt + 1), ...[packCodes([256, 5, 258, 257])].flatMap((p) => [p.length, ...p]), 0, 0x3b]);
+    const goodCode = new Uint8Array([...gif.subarray(0, codeSizeAt + 1), ...[packLzwCodes([256, 5, 258, 257])].flatMap((p) => [p.length, ...p]), 0, 0x3b]);
     expect(decodeGifGray(goodCode).data.subarray(0, 3)).toEqual(new Uint8Array([grey(5), grey(5), grey(5)]));
   });
 
@@ -103,21 +103,3 @@ describe("GIF decoder on hostile files", () => {
     expect(refused).toBeGreaterThan(gif.length - 20);
   });
 });
-
-/** 9-bit LZW codes packed least significant bit first, as GIF stores them. */
-function packCodes(codes: number[]): number[] {
-  const out: number[] = [];
-  let bits = 0;
-  let count = 0;
-  for (const code of codes) {
-    bits |= code << count;
-    count += 9;
-    while (count >= 8) {
-      out.push(bits & 255);
-      bits >>>= 8;
-      count -= 8;
-    }
-  }
-  if (count > 0) out.push(bits & 255);
-  return out;
-}
