@@ -216,8 +216,9 @@ const legacy = await legacyEngine();
 const sheetRows = [];
 const pct = (value) => `${(value * 100).toFixed(1)} %`;
 console.log("Colourability per photo and level (docs/decisions/010): grey = neither >= 235 nor <= 80; specks = ink marks < 139 print px per MP;");
-console.log("outlines = share of the photo's strong edges with ink within ~1 mm (\"was\" = today's engine before this change, commit " + LEGACY_COMMIT + ")");
-console.log(["photo".padEnd(36), "level", "grey", "was", "specks/MP", "was", "outlines", "was", "ink", "continuity", "score", "was", "ms"].map((h, i) => (i === 0 ? h : h.padStart(i === 1 ? 10 : 11))).join(""));
+console.log("outlines = share of the photo's strong outlines (edge chains >= 5 mm on the page) with ink within ~1 mm; edges = the same over every strong edge, texture included");
+console.log("(\"was\" = today's engine before this change, commit " + LEGACY_COMMIT + ", measured the same way)");
+console.log(["photo".padEnd(36), "level", "grey", "was", "specks/MP", "was", "outlines", "was", "edges", "was", "ink", "continuity", "score", "was", "ms"].map((h, i) => (i === 0 ? h : h.padStart(i === 1 ? 10 : 11))).join(""));
 for (const photo of photos.filter((p) => p.sheet)) {
   const bytes = new Uint8Array(readFileSync(photo.path));
   const was = legacy ? await legacy.measure(bytes) : null;
@@ -229,7 +230,7 @@ for (const photo of photos.filter((p) => p.sheet)) {
     console.log(
       photo.label.slice(0, 35).padEnd(36) + level.padStart(10) +
         [pct(r.greyShare), was ? pct(was.greyShare) : "-", r.specksPerMegapixel.toFixed(0), was ? was.specksPerMegapixel.toFixed(0) : "-",
-          pct(r.outlineSurvival), was ? pct(was.outlineSurvival) : "-", pct(r.inkShare), pct(r.continuity), r.score, was ? was.score : "-",
+          pct(r.outlineSurvival), was ? pct(was.outlineSurvival) : "-", pct(r.edgeSurvival), was ? pct(was.edgeSurvival) : "-", pct(r.inkShare), pct(r.continuity), r.score, was ? was.score : "-",
           run.timing.total_ms.toFixed(0)].map((v) => String(v).padStart(11)).join(""),
     );
   }

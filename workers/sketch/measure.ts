@@ -6,7 +6,8 @@
  *   ink share     pixels <= 80
  *   specks / MP   marks (8-connected pixels darker than paper, so grey dots count too) smaller
  *                 than 1 mm² at 300 dpi (139 print pixels), per megapixel of the page at print size
- *   outlines      share of the photo's strong edges with ink within about 1 mm (see below)
+ *   outlines      share of the photo's strong outlines with ink within about 1 mm (see below)
+ *   edges         the same for all of the photo's strong edges, texture included (reported beside it)
  *   continuity    share of the marked pixels (ink or grey) in marks of at least 10 mm² (lines,
  *                 not fragments)
  *
@@ -14,6 +15,12 @@
  * page pixels, 1/3 mm), Sobel magnitude per cell of at least STRONG_EDGE_MIN grey levels and in
  * the top STRONG_EDGE_SHARE of the photo's cells. An edge survives when a page cell within one
  * cell of it (so within 4-8 page pixels) holds ink.
+ *
+ * Strong outlines: the strong edges whose chain (8-connected strong cells) reaches at least
+ * OUTLINE_MIN_EXTENT_MM on the printed page. A pebble, a blade of grass or a fleck of noise is a
+ * strong edge too, but a short one: counting those would score a page higher for drawing the
+ * texture a colouring page should leave out (the boats on pebbles lost most of their "missing"
+ * edges in the pebbles). The all-edges figure is kept beside it so nothing is hidden.
  */
 import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
 import { areaResize, findMarks, type GrayPlane, type Marks } from "./kernel";
@@ -26,13 +33,25 @@ export const LINE_PRINT_PIXELS = 10 * SPECK_PRINT_PIXELS;
 export const OUTLINE_CELL = 4;
 export const STRONG_EDGE_MIN = 24;
 export const STRONG_EDGE_SHARE = 0.08;
+/** An edge chain shorter than this on the printed page (mm) is texture, not an outline. */
+export const OUTLINE_MIN_EXTENT_MM = 5;
+const PRINT_LONG_EDGE_MM = (PRINT_LONG_EDGE_PX / 300) * 25.4;
 
 export interface Colourability {
   greyShare: number;
   inkShare: number;
   specksPerMegapixel: number;
   outlineSurvival: number;
+  /** Like outlineSurvival over every strong edge, short ones (texture) included. */
+  edgeSurvival: number;
   continuity: number;
+}
+
+export interface Survival {
+  /** Share of the strong outlines (chains of at least OUTLINE_MIN_EXTENT_MM) with ink near them. */
+  outlines: number;
+  /** Share of all strong edges with ink near them. */
+  edges: number;
 }
 
 export function measureColourability(source: GrayPlane, page: GrayPlane): Colourability {
@@ -54,13 +73,15 @@ export function measureColourability(source: GrayPlane, page: GrayPlane): Colour
     else if (printSize >= LINE_PRINT_PIXELS) lineInk += marks.size[r]; // all non-paper pixels of long marks
   }
   const printMegapixels = (pixels * printPixelsPerPixel) / 1e6;
+  // No grey on the page (every finished page): the runs are exactly the ink, so the outline
+  // measure reads them instead of scanning the page again.
+  const survival = outlineSurvival(source, page, grey === 0 ? marks : undefined);
   return {
     greyShare: pixels ? grey / pixels : 0,
     inkShare: pixels ? ink / pixels : 0,
     specksPerMegapixel: printMegapixels ? specks / printMegapixels : 0,
-    // No grey on the page (every finished page): the runs are exactly the ink, so the outline
-    // measure reads them instead of scanning the page again.
-    outlineSurvival: outlineSurvival(source, page, grey === 0 ? marks : undefined),
+    outlineSurvival: survival.outlines,
+    edgeSurvival: survival.edges,
     continuity: ink + grey ? Math.min(1, lineInk / (ink + grey)) : 0,
   };
 }
@@ -69,7 +90,7 @@ export function measureColourability(source: GrayPlane, page: GrayPlane): Colour
  * See the module comment. 1 when the photo has no strong edge (nothing to lose). `inkRuns`: the
  * page's marks when every marked pixel is ink (then the ink is read from the runs, not the page).
  */
-export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Marks): number {
+export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Marks): Survival {
   const cellsWide = Math.max(3, Math.ceil(page.width / OUTLINE_CELL));
   const cellsHigh = Math.max(3, Math.ceil(page.height / OUTLINE_CELL));
   const photo = areaResize(source, cellsWide, cellsHigh);
@@ -95,10 +116,14 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Ma
     if (seen >= STRONG_EDGE_SHARE * interior) break;
   }
   threshold = Math.max(STRONG_EDGE_MIN, threshold);
+  const strongCells = new Uint8Array(cellsWide * cellsHigh);
+  for (let y = 1; y < cellsHigh - 1; y++) markStrongRow(magnitude, strongCells, y, cellsWide, threshold);
+  const minExtentCells = (OUTLINE_MIN_EXTENT_MM * Math.max(cellsWide, cellsHigh)) / PRINT_LONG_EDGE_MM;
+  markLongChains(strongCells, cellsWide, minExtentCells);
   survivalTotals.fill(0);
-  for (let y = 1; y < cellsHigh - 1; y++) survivalRow(magnitude, inked, y, cellsWide, threshold, survivalTotals);
-  const [strong, survived] = survivalTotals;
-  return strong ? survived / strong : 1;
+  for (let y = 1; y < cellsHigh - 1; y++) survivalRow(strongCells, inked, y, cellsWide, survivalTotals);
+  const [edges, edgesSurvived, outlines, outlinesSurvived] = survivalTotals;
+  return { outlines: outlines ? outlinesSurvived / outlines : 1, edges: edges ? edgesSurvived / edges : 1 };
 }
 
 /**
@@ -119,24 +144,77 @@ function cellMagnitudeRow(d: Uint8Array, y: number, cellsWide: number, magnitude
   }
 }
 
-/** Strong edges [0] and those with ink within one cell [1], counted. */
-const survivalTotals = new Int32Array(2);
+/** Cell values of the strong-edge grid. */
+const NOT_STRONG = 0;
+/** Strong, chain not yet looked at. */
+const STRONG_UNSEEN = 1;
+const IN_OUTLINE = 2;
+/** Being gathered into its chain (before the chain's extent is known). */
+const GATHERING = 3;
+const IN_SHORT_CHAIN = 4;
 
-/** Adds row y's strong-edge cells, and those with ink within one cell, to totals. */
-function survivalRow(magnitude: Uint16Array, inked: Uint8Array, y: number, cellsWide: number, threshold: number, totals: Int32Array): void {
+/** Row y's cells at or above the threshold become STRONG_UNSEEN. */
+function markStrongRow(magnitude: Uint16Array, strongCells: Uint8Array, y: number, cellsWide: number, threshold: number): void {
+  for (let i = y * cellsWide + 1, end = (y + 1) * cellsWide - 1; i < end; i++) if (magnitude[i] >= threshold) strongCells[i] = STRONG_UNSEEN;
+}
+
+/**
+ * Each chain of 8-connected strong cells becomes IN_OUTLINE when its bounding box reaches
+ * minExtentCells (across or down), IN_SHORT_CHAIN otherwise. The grid's border cells are never strong, so no bounds checks.
+ */
+function markLongChains(strongCells: Uint8Array, cellsWide: number, minExtentCells: number): void {
+  const chain = new Int32Array(strongCells.length);
+  for (let seed = 0; seed < strongCells.length; seed++) {
+    if (strongCells[seed] !== STRONG_UNSEEN) continue;
+    strongCells[seed] = GATHERING;
+    chain[0] = seed;
+    let length = 1;
+    let minX = seed % cellsWide, maxX = minX, minY = (seed / cellsWide) | 0, maxY = minY;
+    for (let next = 0; next < length; next++) {
+      const i = chain[next];
+      const x = i % cellsWide;
+      const y = (i / cellsWide) | 0;
+      if (x < minX) minX = x; else if (x > maxX) maxX = x;
+      if (y < minY) minY = y; else if (y > maxY) maxY = y;
+      for (let dy = -cellsWide; dy <= cellsWide; dy += cellsWide) {
+        for (let j = i + dy - 1; j <= i + dy + 1; j++) {
+          if (strongCells[j] !== STRONG_UNSEEN) continue;
+          strongCells[j] = GATHERING;
+          chain[length++] = j;
+        }
+      }
+    }
+    const value = Math.max(maxX - minX, maxY - minY) + 1 >= minExtentCells ? IN_OUTLINE : IN_SHORT_CHAIN;
+    for (let k = 0; k < length; k++) strongCells[chain[k]] = value;
+  }
+}
+
+/** Strong edges [0] and those with ink within one cell [1]; the same for outline edges [2], [3]. */
+const survivalTotals = new Int32Array(4);
+
+/** Adds row y's strong cells (all, and those in outlines), and those with ink within one cell, to totals. */
+function survivalRow(strongCells: Uint8Array, inked: Uint8Array, y: number, cellsWide: number, totals: Int32Array): void {
   let strong = 0;
   let survived = 0;
+  let outline = 0;
+  let outlineSurvived = 0;
   for (let x = 1; x < cellsWide - 1; x++) {
     const i = y * cellsWide + x;
-    if (magnitude[i] < threshold) continue;
+    const cell = strongCells[i];
+    if (cell === NOT_STRONG) continue;
     strong++;
+    if (cell === IN_OUTLINE) outline++;
     const up = i - cellsWide;
     const down = i + cellsWide;
-    if (inked[up - 1] | inked[up] | inked[up + 1] | inked[i - 1] | inked[i] | inked[i + 1] | inked[down - 1] | inked[down] | inked[down + 1])
+    if (inked[up - 1] | inked[up] | inked[up + 1] | inked[i - 1] | inked[i] | inked[i + 1] | inked[down - 1] | inked[down] | inked[down + 1]) {
       survived++;
+      if (cell === IN_OUTLINE) outlineSurvived++;
+    }
   }
   totals[0] += strong;
   totals[1] += survived;
+  totals[2] += outline;
+  totals[3] += outlineSurvived;
 }
 
 /** Ink per cell from the page's pixels; paper is skipped four pixels at a time where the bytes are aligned. */
