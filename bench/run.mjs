@@ -186,6 +186,17 @@ for (const name of ["BytheWater", "Path", "Autumn", "ColorfulCups", "EveningGlow
   const path = wallpapers && join(wallpapers, name, "contents", "images", "2560x1600.jpg");
   if (path && existsSync(path)) photos.push({ label: `${name} 2560x1600`, path, sheet: true });
 }
+// Mid-size photos, as a messaging app resizes them before they reach us (long edge 1600 or 1920):
+// between the small photos and print size, every plane is still at full or half resolution.
+for (const [name, width, height] of [["Path", 1600, 1000], ["EveningGlow", 1920, 1200]]) {
+  const source = wallpapers && join(wallpapers, name, "contents", "images", "2560x1600.jpg");
+  const path = join(out, `${name}-${width}x${height}.jpg`);
+  if (source && existsSync(source) && !existsSync(path)) {
+    const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(source)));
+    writeFileSync(path, await codecs.encodeJpeg(codecs.resizeRgba(image, width, height, true), 90));
+  }
+  if (existsSync(path)) photos.push({ label: `${name} ${width}x${height} (resized here)`, path, sheet: false });
+}
 // Large real photographs (plasma-workspace-wallpapers).
 for (const name of ["Volna", "Shell", "SafeLanding"]) {
   const path = wallpapers && join(wallpapers, name, "contents", "images", "5120x2880.jpg");

@@ -10,6 +10,7 @@ import {
   toneCurve,
   type GrayPlane,
 } from "../../workers/sketch/kernel";
+import { baseReductionFor, smallGaussianInPlace } from "../../workers/sketch/kernel/blur";
 import { syntheticPhoto } from "./helpers";
 import { referenceDownscale, referenceGray } from "./kernel-reference";
 
@@ -136,6 +137,34 @@ describe("sketch kernel", () => {
       expect(Math.abs(Math.sqrt(variance) - sigma) / sigma).toBeLessThan(0.1);
       expect(widths.every((w) => w % 2 === 1)).toBe(true);
     }
+  });
+
+  it("makes the small Gaussians the boxes cannot (binomial passes) with the variance asked for", () => {
+    // An impulse of 256 × 64 in 8.8 grey: after the blur, the variance of its spread along a row.
+    const spreadVariance = (sigma: number): number => {
+      const size = 21;
+      const data = new Uint16Array(size * size);
+      data[10 * size + 10] = 256 * 64;
+      smallGaussianInPlace({ data, width: size, height: size, scale: 2 }, sigma);
+      let total = 0;
+      let moment = 0;
+      for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) {
+        total += data[y * size + x];
+        moment += data[y * size + x] * (x - 10) ** 2;
+      }
+      expect(total).toBeCloseTo(256 * 64, -1); // nothing lost at the borders or by rounding
+      return moment / total;
+    };
+    expect(spreadVariance(0.2)).toBe(0); // too small to make: left alone
+    expect(spreadVariance(0.7)).toBeCloseTo(0.5, 2); // [1 2 1] / 4
+    expect(spreadVariance(0.95)).toBeCloseTo(1, 2); // [1 4 6 4 1] / 16
+    expect(Math.sqrt(spreadVariance(2))).toBeCloseTo(2, 0); // the stacked boxes
+  });
+
+  it("smooths at half size once the block mean blurs no more than the smoothing asks", () => {
+    expect(baseReductionFor(0.9)).toBe(1); // a small photo: every pixel of its lines counts
+    expect(baseReductionFor(1.9)).toBe(2); // a 1600 px photo
+    expect(baseReductionFor(3)).toBe(2); // print size
   });
 
   it("keeps flat areas white paper and draws a dark line along a contour", () => {

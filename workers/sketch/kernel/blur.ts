@@ -47,6 +47,86 @@ export function reducedSigma(sigma: number, scale: number): number {
   return variance > 0 ? Math.sqrt(variance) / scale : 0;
 }
 
+/**
+ * Below this edge sigma (working pixels) the smoothed plane stays at full resolution: a 2 × 2
+ * block mean and the render pass's bilinear upsampling blur by σ ≈ 0.96 between them, and the
+ * rest of the smoothing must still be big enough to be made by a binomial pass (σ ≥ 0.45 on the
+ * half-size plane).
+ */
+const MIN_SIGMA_FOR_HALF_SIZE_BASE = 1.3;
+
+/**
+ * The smoothed plane's reduction, 1 or 2. At 2 the plane, and every stage that reads it (wide
+ * blur, coarse outlines, surround), has a quarter of the pixels: a mid-size photo (a 1600 px
+ * photo from a messaging app, σ ≈ 1.9) no longer costs more than a print-size one.
+ */
+export function baseReductionFor(edgeSigma: number): number {
+  return edgeSigma >= MIN_SIGMA_FOR_HALF_SIZE_BASE ? 2 : 1;
+}
+
+/**
+ * A Gaussian of sigma (plane pixels) in place, including the small sigmas the stacked boxes
+ * cannot make (below MIN_REDUCED_SIGMA): binomial [1 2 1] / 4 (σ ≈ 0.71) or [1 4 6 4 1] / 16
+ * (σ = 1), whichever is nearer, once per axis; nothing below σ 0.35.
+ */
+export function smallGaussianInPlace(plane: FixedPlane, sigma: number): void {
+  if (sigma >= MIN_REDUCED_SIGMA) return gaussianInPlace(plane, sigma);
+  if (sigma < 0.35 || plane.width < 3 || plane.height < 3) return;
+  const { width, height } = plane;
+  if (blurScratch.length < plane.data.length) blurScratch = new Uint16Array(plane.data.length);
+  const scratch = blurScratch.subarray(0, plane.data.length);
+  const fiveTaps = sigma * sigma >= 0.75 && width >= 5 && height >= 5;
+  for (let y = 0; y < height; y++) (fiveTaps ? binomialFiveRow : binomialThreeRow)(plane.data, scratch, y * width, width);
+  for (let y = 0; y < height; y++) (fiveTaps ? binomialFiveColumnRow : binomialThreeColumnRow)(scratch, plane.data, y, width, height);
+}
+
+/** One row convolved with [1 2 1] / 4, edges repeated. */
+function binomialThreeRow(src: Uint16Array, dst: Uint16Array, row: number, width: number): void {
+  let left = src[row];
+  let centre = src[row];
+  for (let x = 0; x < width; x++) {
+    const right = src[row + Math.min(width - 1, x + 1)];
+    dst[row + x] = (left + 2 * centre + right + 2) >> 2;
+    left = centre;
+    centre = right;
+  }
+}
+
+/** Row y of the columns convolved with [1 2 1] / 4, edges repeated. */
+function binomialThreeColumnRow(src: Uint16Array, dst: Uint16Array, y: number, width: number, height: number): void {
+  const up = Math.max(0, y - 1) * width;
+  const row = y * width;
+  const down = Math.min(height - 1, y + 1) * width;
+  for (let x = 0; x < width; x++) dst[row + x] = (src[up + x] + 2 * src[row + x] + src[down + x] + 2) >> 2;
+}
+
+/** One row convolved with [1 4 6 4 1] / 16, edges repeated. */
+function binomialFiveRow(src: Uint16Array, dst: Uint16Array, row: number, width: number): void {
+  let a = src[row];
+  let b = src[row];
+  let c = src[row];
+  let d = src[row + 1];
+  for (let x = 0; x < width; x++) {
+    const e = src[row + Math.min(width - 1, x + 2)];
+    dst[row + x] = (a + 4 * (b + d) + 6 * c + e + 8) >> 4;
+    a = b;
+    b = c;
+    c = d;
+    d = e;
+  }
+}
+
+/** Row y of the columns convolved with [1 4 6 4 1] / 16, edges repeated. */
+function binomialFiveColumnRow(src: Uint16Array, dst: Uint16Array, y: number, width: number, height: number): void {
+  const last = height - 1;
+  const r0 = Math.max(0, y - 2) * width;
+  const r1 = Math.max(0, y - 1) * width;
+  const r2 = y * width;
+  const r3 = Math.min(last, y + 1) * width;
+  const r4 = Math.min(last, y + 2) * width;
+  for (let x = 0; x < width; x++) dst[r2 + x] = (src[r0 + x] + 4 * (src[r1 + x] + src[r3 + x]) + 6 * src[r2 + x] + src[r4 + x] + 8) >> 4;
+}
+
 /** Means of factor × factor blocks (a partial block at the right or bottom averages what it has). */
 export function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
   const { width, height, data } = plane;

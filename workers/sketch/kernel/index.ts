@@ -21,7 +21,7 @@
  */
 import { DEFAULT_DETAIL_LEVEL, PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../app/lib/constants";
 import { binarise, type PageStats } from "./binarise";
-import { blockMeans, gaussianInPlace, reducedSigma, reductionFor } from "./blur";
+import { baseReductionFor, blockMeans, gaussianInPlace, reducedSigma, reductionFor, smallGaussianInPlace } from "./blur";
 import { estimateNoise } from "./noise";
 import { rgbaToGray, type FixedPlane, type GrayPlane } from "./plane";
 import { coarseOutlines, drawOutlines } from "./outlines";
@@ -103,7 +103,7 @@ export function grayToSketch(gray: GrayPlane, options: KernelOptions = {}): Kern
   const blurSigma = blurSigmaFor(width, height, tuning);
 
   // The base plane: the toned grey at the smoothed plane's reduction (1 or 2).
-  const baseFactor = Math.min(2, reductionFor(edgeSigma));
+  const baseFactor = baseReductionFor(edgeSigma);
   const baseWidth = Math.ceil(width / baseFactor);
   const baseHeight = Math.ceil(height / baseFactor);
   const reduced = areaResize(gray, baseWidth, baseHeight);
@@ -117,7 +117,10 @@ export function grayToSketch(gray: GrayPlane, options: KernelOptions = {}): Kern
   gaussianInPlace(blurred, reducedSigma(blurSigma, blurred.scale));
   stageClock?.("blur");
   const smoothed = base; // blurred last, in place: blockMeans read it unsmoothed
-  gaussianInPlace(smoothed, reducedSigma(edgeSigma, smoothed.scale));
+  // At full size a sigma below 1 is left out, as the small photos' pages were tuned with it; on
+  // the half-size plane the small rest after the block mean is made (binomial).
+  if (baseFactor === 2) smallGaussianInPlace(smoothed, reducedSigma(edgeSigma, smoothed.scale));
+  else gaussianInPlace(smoothed, edgeSigma);
   stageClock?.("smooth");
   const outlines = coarseOutlines(smoothed, edgeSigma, tuning);
   stageClock?.("outlines");
