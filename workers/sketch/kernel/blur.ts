@@ -50,8 +50,7 @@ export function reducedSigma(sigma: number, scale: number): number {
 /**
  * Below this edge sigma (working pixels) the smoothed plane stays at full resolution: a 2 × 2
  * block mean and the render pass's bilinear upsampling blur by σ ≈ 0.96 between them, and the
- * rest of the smoothing must still be big enough to be made by a binomial pass (σ ≥ 0.45 on the
- * half-size plane).
+ * rest of the smoothing (σ ≥ 0.45 on the half-size plane) is made by smallGaussianInPlace.
  */
 const MIN_SIGMA_FOR_HALF_SIZE_BASE = 1.3;
 
@@ -65,50 +64,42 @@ export function baseReductionFor(edgeSigma: number): number {
 }
 
 /**
- * A Gaussian of sigma (plane pixels) in place, including the small sigmas the stacked boxes
- * cannot make (below MIN_REDUCED_SIGMA): binomial [1 2 1] / 4 (σ ≈ 0.71) or [1 4 6 4 1] / 16
- * (σ = 1), whichever is nearer, once per axis; nothing below σ 0.35.
+ * A Gaussian of sigma (plane pixels) in place, including the small sigmas below 1 that the
+ * stacked boxes cannot make: there a five-tap Gaussian of exactly that variance, once per axis;
+ * nothing below σ 0.35. How much the grey is smoothed decides how much texture the page keeps,
+ * so the rest after the block mean is made as asked: the nearest binomial ([1 4 6 4 1] for
+ * σ 1.06) brought the pebbles back on a detailed page.
  */
 export function smallGaussianInPlace(plane: FixedPlane, sigma: number): void {
-  if (sigma >= MIN_REDUCED_SIGMA) return gaussianInPlace(plane, sigma);
-  if (sigma < 0.35 || plane.width < 3 || plane.height < 3) return;
-  const { width, height } = plane;
-  if (blurScratch.length < plane.data.length) blurScratch = new Uint16Array(plane.data.length);
-  const scratch = blurScratch.subarray(0, plane.data.length);
-  const fiveTaps = sigma * sigma >= 0.75 && width >= 5 && height >= 5;
-  for (let y = 0; y < height; y++) (fiveTaps ? binomialFiveRow : binomialThreeRow)(plane.data, scratch, y * width, width);
-  for (let y = 0; y < height; y++) (fiveTaps ? binomialFiveColumnRow : binomialThreeColumnRow)(scratch, plane.data, y, width, height);
+  if (sigma >= 1) return gaussianInPlace(plane, sigma);
+  if (sigma < 0.35 || plane.width < 5 || plane.height < 5) return;
+  const { width, height, data } = plane;
+  if (blurScratch.length < data.length) blurScratch = new Uint16Array(data.length);
+  const scratch = blurScratch.subarray(0, data.length);
+  // Integer weights summing to FIVE_TAP_ONE: centre, ±1, ±2. The two outer weights keep the
+  // sampled Gaussian's ratio, scaled so the variance (2 near + 8 far) is exactly sigma²: the
+  // samples alone fall 5 % short at σ 0.95, where the cut at ±2 bites.
+  const farPerNear = Math.exp(-3 / (2 * sigma * sigma));
+  const near = (sigma * sigma) / (2 + 8 * farPerNear);
+  const weightNear = Math.round(FIVE_TAP_ONE * near);
+  const weightFar = Math.round(FIVE_TAP_ONE * near * farPerNear);
+  const weightCentre = FIVE_TAP_ONE - 2 * weightNear - 2 * weightFar;
+  for (let y = 0; y < height; y++) fiveTapRow(data, scratch, y * width, width, weightCentre, weightNear, weightFar);
+  for (let y = 0; y < height; y++) fiveTapColumnRow(scratch, data, y, width, height, weightCentre, weightNear, weightFar);
 }
 
-/** One row convolved with [1 2 1] / 4, edges repeated. */
-function binomialThreeRow(src: Uint16Array, dst: Uint16Array, row: number, width: number): void {
-  let left = src[row];
-  let centre = src[row];
-  for (let x = 0; x < width; x++) {
-    const right = src[row + Math.min(width - 1, x + 1)];
-    dst[row + x] = (left + 2 * centre + right + 2) >> 2;
-    left = centre;
-    centre = right;
-  }
-}
+/** The five-tap weights are in 1/4096ths: a 16-bit 8.8 pixel times them stays within 2^31. */
+const FIVE_TAP_ONE = 4096;
 
-/** Row y of the columns convolved with [1 2 1] / 4, edges repeated. */
-function binomialThreeColumnRow(src: Uint16Array, dst: Uint16Array, y: number, width: number, height: number): void {
-  const up = Math.max(0, y - 1) * width;
-  const row = y * width;
-  const down = Math.min(height - 1, y + 1) * width;
-  for (let x = 0; x < width; x++) dst[row + x] = (src[up + x] + 2 * src[row + x] + src[down + x] + 2) >> 2;
-}
-
-/** One row convolved with [1 4 6 4 1] / 16, edges repeated. */
-function binomialFiveRow(src: Uint16Array, dst: Uint16Array, row: number, width: number): void {
+/** One row convolved with [far near centre near far] / 4096, edges repeated. */
+function fiveTapRow(src: Uint16Array, dst: Uint16Array, row: number, width: number, centre: number, near: number, far: number): void {
   let a = src[row];
   let b = src[row];
   let c = src[row];
   let d = src[row + 1];
   for (let x = 0; x < width; x++) {
     const e = src[row + Math.min(width - 1, x + 2)];
-    dst[row + x] = (a + 4 * (b + d) + 6 * c + e + 8) >> 4;
+    dst[row + x] = (far * (a + e) + near * (b + d) + centre * c + 2048) >> 12;
     a = b;
     b = c;
     c = d;
@@ -116,15 +107,15 @@ function binomialFiveRow(src: Uint16Array, dst: Uint16Array, row: number, width:
   }
 }
 
-/** Row y of the columns convolved with [1 4 6 4 1] / 16, edges repeated. */
-function binomialFiveColumnRow(src: Uint16Array, dst: Uint16Array, y: number, width: number, height: number): void {
+/** Row y of the columns convolved with [far near centre near far] / 4096, edges repeated. */
+function fiveTapColumnRow(src: Uint16Array, dst: Uint16Array, y: number, width: number, height: number, centre: number, near: number, far: number): void {
   const last = height - 1;
   const r0 = Math.max(0, y - 2) * width;
   const r1 = Math.max(0, y - 1) * width;
   const r2 = y * width;
   const r3 = Math.min(last, y + 1) * width;
   const r4 = Math.min(last, y + 2) * width;
-  for (let x = 0; x < width; x++) dst[r2 + x] = (src[r0 + x] + 4 * (src[r1 + x] + src[r3 + x]) + 6 * src[r2 + x] + src[r4 + x] + 8) >> 4;
+  for (let x = 0; x < width; x++) dst[r2 + x] = (far * (src[r0 + x] + src[r4 + x]) + near * (src[r1 + x] + src[r3 + x]) + centre * src[r2 + x] + 2048) >> 12;
 }
 
 /** Means of factor × factor blocks (a partial block at the right or bottom averages what it has). */

@@ -118,7 +118,7 @@ export function grayToSketch(gray: GrayPlane, options: KernelOptions = {}): Kern
   stageClock?.("blur");
   const smoothed = base; // blurred last, in place: blockMeans read it unsmoothed
   // At full size a sigma below 1 is left out, as the small photos' pages were tuned with it; on
-  // the half-size plane the small rest after the block mean is made (binomial).
+  // the half-size plane the small rest after the block mean is made too.
   if (baseFactor === 2) smallGaussianInPlace(smoothed, reducedSigma(edgeSigma, smoothed.scale));
   else gaussianInPlace(smoothed, edgeSigma);
   stageClock?.("smooth");
