@@ -87,13 +87,15 @@ async function bestOf(bytes, runs, source = "pipeline", detail = "standard") {
   // The least CPU time of the runs, taken on its own (the run with the best wall time may have
   // shared its core with a neighbour's burst of work, or with a garbage collection).
   let cpu_ms = Infinity;
+  let same_job_cpu_ms = Infinity;
   for (let i = 0; i < runs; i++) {
     const run = await measure(bytes, source, detail);
     cpu_ms = Math.min(cpu_ms, run.timing.cpu_ms);
+    same_job_cpu_ms = Math.min(same_job_cpu_ms, run.timing.same_job_cpu_ms);
     if (!best.timing || run.timing.total_ms < best.timing.total_ms) best = { ...run, peak_mb: Math.max(run.peak_mb, best.peak_mb) };
     else best.peak_mb = Math.max(best.peak_mb, run.peak_mb);
   }
-  return { ...best, cpu_ms };
+  return { ...best, cpu_ms, same_job_cpu_ms };
 }
 
 function opencv(path) {
@@ -305,20 +307,22 @@ const compared = rows.filter((r) => r.cv);
 if (compared.length) {
   console.log(`\nThe whole same job, file to PNG, against OpenCV ${compared[0].cv.version} with cv2.setNumThreads(1) (bench/opencv_recipe.py); ratio > 1 = ours faster`);
   console.log("wall = elapsed time (what a customer waits on an idle machine); CPU = the process's CPU time, steady when the machine is shared");
-  console.log(["photo".padEnd(44), "ours wall", "cv wall", "ratio", "ours CPU", "cv CPU", "CPU ratio", "our kernel*", "cv job*", "ratio*"].map((h, i) => (i === 0 ? h : pad(h, 12))).join(""));
+  console.log(["photo".padEnd(44), "ours wall", "cv wall", "ratio", "ours CPU", "cv CPU", "CPU ratio", "+ score", "our kernel*", "cv job*", "ratio*"].map((h, i) => (i === 0 ? h : pad(h, 12))).join(""));
   for (const { photo, run, cv, full } of compared) {
-    const ratio = cv.whole_ms / run.timing.total_ms;
-    const cpuRatio = cv.whole_cpu_ms / run.cpu_ms;
+    const ratio = cv.whole_ms / run.timing.same_job_ms;
+    const cpuRatio = cv.whole_cpu_ms / run.same_job_cpu_ms;
     // Like for like on the kernel alone (large photos): our kernel on the full-resolution grey plane OpenCV's job gets.
     const kernel = full ? [`${full.timing.kernel_ms.toFixed(0)} ms`, `${cv.job_ms.toFixed(0)} ms`, `${(cv.job_ms / full.timing.kernel_ms).toFixed(2)}x`] : ["-", "-", "-"];
     console.log(
       photo.label.padEnd(44) +
-        [`${run.timing.total_ms.toFixed(0)} ms`, `${cv.whole_ms.toFixed(0)} ms`, `${ratio.toFixed(2)}x`,
-          `${run.cpu_ms.toFixed(0)} ms`, `${cv.whole_cpu_ms.toFixed(0)} ms`, `${cpuRatio.toFixed(2)}x`, ...kernel].map((v) => pad(v, 12)).join(""),
+        [`${run.timing.same_job_ms.toFixed(0)} ms`, `${cv.whole_ms.toFixed(0)} ms`, `${ratio.toFixed(2)}x`,
+          `${run.same_job_cpu_ms.toFixed(0)} ms`, `${cv.whole_cpu_ms.toFixed(0)} ms`, `${cpuRatio.toFixed(2)}x`,
+          `${run.timing.score_ms.toFixed(0)} ms`, ...kernel].map((v) => pad(v, 12)).join(""),
     );
   }
-  console.log("  ours = decode (our luma-only JPEG decoder with DCT scaling) + kernel + quality score + grey PNG encode, as the Worker runs it;");
-  console.log("  cv   = IMREAD_REDUCED_GRAYSCALE_2/4/8 (largest still >= print size) + INTER_AREA resize + the same stages + grey PNG (no score);");
+  console.log("  ours = the issue's same job: decode (our luma-only JPEG decoder with DCT scaling) + kernel + grey PNG encode, as the Worker runs it;");
+  console.log("  + score = the quality score the Worker computes on top (not in OpenCV's job, so not in the ratios);");
+  console.log("  cv   = IMREAD_REDUCED_GRAYSCALE_2/4/8 (largest still >= print size) + INTER_AREA resize + the same stages + grey PNG;");
   console.log("  * kernel alone from the full-resolution grey plane (large photos only).");
 } else {
   console.log("\nOpenCV comparison skipped: /usr/bin/python3 has no cv2 (apt-get install python3-opencv).");
