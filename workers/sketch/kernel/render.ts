@@ -298,23 +298,32 @@ function pageRow(
     const d2 = b2 - a2;
     const blur = (rows[blurTopAt + x] * blurTopWeight + rows[blurBottomAt + x] * blurBottomWeight + 2048) >> 12;
     const surround = (rows[surroundTopAt + x] * surroundTopWeight + rows[surroundBottomAt + x] * surroundBottomWeight + 2048) >> 12;
-    // Dodge, then levels, in one step; lightened where the surroundings are busy (texture).
-    let value = ((m1 + offset) * dodgeScale) / (blur + offset) - blackScaled + surround * dodgeSuppression;
-    if (value > 255) value = 255;
-    else if (value < 0) value = 0;
     const gx = v2 - v0;
     const gy = d0 + 2 * d1 + d2;
     const squared = gx * gx + gy * gy;
     // An edge adds ink only when it beats edgeLow plus its share of the surround: compared as raw
     // squared magnitudes, most pixels (flat or in a texture) skip the square root.
     const least = (edgeLow + surround * edgeSuppression) * rawPerEdgeUnit;
-    if (squared > least * least) {
-      let ink = (Math.sqrt(squared) * gradientScale - surround * edgeSuppression - edgeLow) * edgeScale;
-      if (ink > edgeMax) ink = edgeMax;
-      if (ink > 0) value *= 1 - ink;
+    const edge = squared > least * least;
+    // Most of a page is paper: no edge, and a dodge at least paperLevel. That test multiplied out
+    // (blur + offset > 0) spares those pixels the division; the rest take it below. Pixels just
+    // under paperLevel take the long way and still round to paper there, so the page is the same.
+    const lift = surround * dodgeSuppression - blackScaled;
+    if (!edge && (m1 + offset) * dodgeScale >= (paperLevel - lift) * (blur + offset)) {
+      page[pageAt + x] = 255;
+    } else {
+      // Dodge, then levels, in one step; lightened where the surroundings are busy (texture).
+      let value = ((m1 + offset) * dodgeScale) / (blur + offset) - blackScaled + surround * dodgeSuppression;
+      if (value > 255) value = 255;
+      else if (value < 0) value = 0;
+      if (edge) {
+        let ink = (Math.sqrt(squared) * gradientScale - surround * edgeSuppression - edgeLow) * edgeScale;
+        if (ink > edgeMax) ink = edgeMax;
+        if (ink > 0) value *= 1 - ink;
+      }
+      const v = (value + 0.5) | 0;
+      page[pageAt + x] = v >= paperLevel ? 255 : v;
     }
-    const v = (value + 0.5) | 0;
-    page[pageAt + x] = v >= paperLevel ? 255 : v;
     v0 = v1;
     v1 = v2;
     d0 = d1;
