@@ -270,10 +270,9 @@ function columnBoxRow(src: Uint16Array, dst: Uint16Array, sums: Int32Array, row:
  * The plane blurred by a Gaussian of this sigma (plane pixels) and sampled at every second pixel
  * of every second row: cell (x, y) of the result is the blurred value at pixel (2x, 2y). For a
  * blur wide enough that half the samples carry its detail (sigma 1.5 and more leaves under 2 %
- * above the half grid's Nyquist frequency), at a quarter of the work: the row pass makes every
- * second column only, the column pass every second row of those. A direct kernel to 3 sigma,
- * not stacked boxes: at these sigmas the boxes are a poor Gaussian, and a pass of theirs costs
- * as much as the whole direct pass on the half grid.
+ * above the half grid's Nyquist frequency), at a quarter of the work: the column pass makes the
+ * even rows only, the row pass the even pixels of those. A direct kernel to 3 sigma, not stacked
+ * boxes: a box pass over every pixel costs as much as this whole direct pass on the half grid.
  */
 export function gaussianHalved(plane: FixedPlane, sigma: number): FixedPlane {
   const { width, height, data } = plane;
@@ -289,44 +288,59 @@ export function gaussianHalved(plane: FixedPlane, sigma: number): FixedPlane {
     total += k === 0 ? weights[k] : 2 * weights[k];
   }
   for (let k = 0; k <= radius; k++) weights[k] /= total;
-  // Rows first: every row, every second column, into a plane outWidth wide.
-  const rows = new Uint16Array(outWidth * height);
-  const padded = new Float64Array(width + 2 * radius);
-  for (let y = 0; y < height; y++) halvedRow(data, y * width, width, padded, weights, radius, rows, y * outWidth, outWidth);
+  // One even row of the column pass at a time, unrounded, with `radius` repeated edge values on
+  // either side for the row pass.
+  const column = new Float64Array(width + 2 * radius);
   const out = new Uint16Array(outWidth * outHeight);
-  const sums = new Float64Array(outWidth);
-  for (let cy = 0; cy < outHeight; cy++) halvedColumnRow(rows, outWidth, height, 2 * cy, weights, radius, sums, out, cy * outWidth);
+  for (let cy = 0; cy < outHeight; cy++) {
+    halvedColumnPass(data, width, height, 2 * cy, weights, radius, column);
+    halvedRowPass(column, weights, radius, out, cy * outWidth, outWidth);
+  }
   return { data: out, width: outWidth, height: outHeight, scale: plane.scale * 2 };
 }
 
-/** One row of gaussianHalved's row pass: the row padded (edges repeated), then its even pixels blurred. */
-function halvedRow(data: Uint16Array, row: number, width: number, padded: Float64Array, weights: Float64Array, radius: number, out: Uint16Array, outRow: number, outWidth: number): void {
-  for (let x = 0; x < width; x++) padded[radius + x] = data[row + x];
-  const first = data[row];
-  const last = data[row + width - 1];
-  for (let k = 0; k < radius; k++) {
-    padded[k] = first;
-    padded[radius + width + k] = last;
-  }
+/**
+ * Row y of the plane blurred down the columns into column[radius ..), edges repeated, then padded.
+ * Tap by tap along whole rows, two taps a sweep: the sums are read and written half as often.
+ */
+function halvedColumnPass(data: Uint16Array, width: number, height: number, y: number, weights: Float64Array, radius: number, column: Float64Array): void {
   const centre = weights[0];
-  for (let cx = 0; cx < outWidth; cx++) {
-    const at = radius + 2 * cx;
-    let sum = centre * padded[at];
-    for (let k = 1; k <= radius; k++) sum += weights[k] * (padded[at - k] + padded[at + k]);
-    out[outRow + cx] = (sum + 0.5) | 0;
+  const here = y * width;
+  const last = height - 1;
+  for (let x = 0; x < width; x++) column[radius + x] = centre * data[here + x];
+  let k = 1;
+  for (; k < radius; k += 2) {
+    const near = weights[k];
+    const far = weights[k + 1];
+    const nearAbove = Math.max(0, y - k) * width - radius;
+    const nearBelow = Math.min(last, y + k) * width - radius;
+    const farAbove = Math.max(0, y - k - 1) * width - radius;
+    const farBelow = Math.min(last, y + k + 1) * width - radius;
+    for (let i = radius, end = radius + width; i < end; i++) {
+      column[i] += near * (data[nearAbove + i] + data[nearBelow + i]) + far * (data[farAbove + i] + data[farBelow + i]);
+    }
+  }
+  if (k === radius) {
+    const weight = weights[k];
+    const above = Math.max(0, y - k) * width - radius;
+    const below = Math.min(last, y + k) * width - radius;
+    for (let i = radius, end = radius + width; i < end; i++) column[i] += weight * (data[above + i] + data[below + i]);
+  }
+  const first = column[radius];
+  const final = column[radius + width - 1];
+  for (let j = 0; j < radius; j++) {
+    column[j] = first;
+    column[radius + width + j] = final;
   }
 }
 
-/** One output row of gaussianHalved's column pass (plane row y), tap by tap along whole rows. */
-function halvedColumnRow(rows: Uint16Array, width: number, height: number, y: number, weights: Float64Array, radius: number, sums: Float64Array, out: Uint16Array, outRow: number): void {
+/** The even pixels of a padded column-pass row blurred along it, rounded into out[outRow ..). */
+function halvedRowPass(column: Float64Array, weights: Float64Array, radius: number, out: Uint16Array, outRow: number, outWidth: number): void {
   const centre = weights[0];
-  const here = y * width;
-  for (let x = 0; x < width; x++) sums[x] = centre * rows[here + x];
-  for (let k = 1; k <= radius; k++) {
-    const weight = weights[k];
-    const above = Math.max(0, y - k) * width;
-    const below = Math.min(height - 1, y + k) * width;
-    for (let x = 0; x < width; x++) sums[x] += weight * (rows[above + x] + rows[below + x]);
+  for (let cx = 0; cx < outWidth; cx++) {
+    const at = radius + 2 * cx;
+    let sum = centre * column[at];
+    for (let k = 1; k <= radius; k++) sum += weights[k] * (column[at - k] + column[at + k]);
+    out[outRow + cx] = (sum + 0.5) | 0;
   }
-  for (let x = 0; x < width; x++) out[outRow + x] = (sums[x] + 0.5) | 0;
 }
