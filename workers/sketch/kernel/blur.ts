@@ -120,12 +120,15 @@ export function gaussianInPlace(plane: FixedPlane, sigma: number): void {
     sevenTapColumns(next, current, width, height, BOXES_OF_THREE);
     return;
   }
+  // A box of width 1 (the narrowest sigmas: 1, 3, 3) is the identity: skipped, not copied.
   for (const boxWidth of widths) {
+    if (boxWidth === 1) continue;
     boxBlurRows(current, next, width, height, boxWidth >> 1);
     [current, next] = [next, current];
   }
   const columnSums = new Int32Array(width);
   for (const boxWidth of widths) {
+    if (boxWidth === 1) continue;
     boxBlurColumns(current, next, width, height, boxWidth >> 1, columnSums);
     [current, next] = [next, current];
   }
