@@ -30,14 +30,30 @@ export function boxWidthsForGaussian(sigma: number, passes = 3): number[] {
 const MIN_REDUCED_SIGMA = 1.2;
 
 /**
+ * The same for the dodge's wide blur: it only divides the grey (the low frequencies of the
+ * page's light), so boxes of 1-3 reduced pixels (a triangle) are smooth enough there. At 1.2 the
+ * blur of a 512 px photo (sigma 2.56, 1.19 left at reduction 2) stayed at full resolution, four
+ * times the pixels, for a page that looks the same.
+ */
+export const MIN_REDUCED_DODGE_SIGMA = 1;
+
+/**
  * The largest reduction (1, 2, 4, ... 16) at which a Gaussian of this sigma can still be made:
  * the block average (variance (k² - 1) / 12) and the bilinear upsampling (k² / 6) blur too, so
- * what is left for the boxes must stay at least MIN_REDUCED_SIGMA at the reduced scale.
+ * what is left for the boxes must stay at least `minReducedSigma` at the reduced scale.
  */
-export function reductionFor(sigma: number): number {
+export function reductionFor(sigma: number, minReducedSigma = MIN_REDUCED_SIGMA): number {
   let factor = 1;
-  while (factor < 16 && reducedSigma(sigma, factor * 2) >= MIN_REDUCED_SIGMA) factor *= 2;
+  while (factor < 16 && reducedSigma(sigma, factor * 2) >= minReducedSigma) factor *= 2;
   return factor;
+}
+
+/** The sigma gaussianInPlace's stacked boxes actually make for this sigma (0 below 1: no blur). */
+export function boxStackSigma(sigma: number): number {
+  if (sigma < 1) return 0;
+  let variance = 0;
+  for (const width of boxWidthsForGaussian(sigma)) variance += (width * width - 1) / 12;
+  return Math.sqrt(variance);
 }
 
 /** What is left of sigma (in reduced pixels) after averaging and upsampling at this scale. */
@@ -171,16 +187,19 @@ export function gaussianInPlace(plane: FixedPlane, sigma: number): void {
   if (widths.every((w) => w === 3) && widths.length === 3 && width >= 4 && height >= 4) {
     // Three boxes of width 3 (the edge smoothing at print size) are one 7-tap kernel
     // [1 3 6 7 6 3 1] / 27: one direct pass per axis instead of three running sums.
-    sevenTapRows(current, next, width, height);
-    sevenTapColumns(next, current, width, height);
+    sevenTapRows(current, next, width, height, BOXES_OF_THREE);
+    sevenTapColumns(next, current, width, height, BOXES_OF_THREE);
     return;
   }
+  // A box of width 1 (the narrowest sigmas: 1, 3, 3) is the identity: skipped, not copied.
   for (const boxWidth of widths) {
+    if (boxWidth === 1) continue;
     boxBlurRows(current, next, width, height, boxWidth >> 1);
     [current, next] = [next, current];
   }
   const columnSums = new Int32Array(width);
   for (const boxWidth of widths) {
+    if (boxWidth === 1) continue;
     boxBlurColumns(current, next, width, height, boxWidth >> 1, columnSums);
     [current, next] = [next, current];
   }
@@ -195,10 +214,25 @@ export function gaussianInPlace(plane: FixedPlane, sigma: number): void {
  */
 let blurScratch = new Uint16Array(0);
 
-/** Rows convolved with [1 3 6 7 6 3 1] / 27, edges repeated. */
-function sevenTapRows(src: Uint16Array, dst: Uint16Array, width: number, height: number): void {
+/**
+ * A symmetric 7-tap kernel as integer weights (centre, ±1, ±2, ±3) and their sum's reciprocal:
+ * the direct passes below round once per axis.
+ */
+interface SevenTaps {
+  centre: number;
+  one: number;
+  two: number;
+  three: number;
+  reciprocal: number;
+}
+
+/** Three boxes of width 3: [1 3 6 7 6 3 1] / 27. */
+const BOXES_OF_THREE: SevenTaps = { centre: 7, one: 6, two: 3, three: 1, reciprocal: 1 / 27 };
+
+/** Rows convolved with the 7-tap kernel, edges repeated. */
+function sevenTapRows(src: Uint16Array, dst: Uint16Array, width: number, height: number, taps: SevenTaps): void {
   const padded = new Int32Array(width + 6);
-  const reciprocal = 1 / 27;
+  const { centre, one, two, three, reciprocal } = taps;
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width; x++) padded[x + 3] = src[row + x];
@@ -207,15 +241,15 @@ function sevenTapRows(src: Uint16Array, dst: Uint16Array, width: number, height:
     let a = padded[0], b = padded[1], c = padded[2], d = padded[3], e = padded[4], f = padded[5];
     for (let x = 0; x < width; x++) {
       const g = padded[x + 6];
-      dst[row + x] = ((a + g + 3 * (b + f) + 6 * (c + e) + 7 * d) * reciprocal + 0.5) | 0;
+      dst[row + x] = ((three * (a + g) + two * (b + f) + one * (c + e) + centre * d) * reciprocal + 0.5) | 0;
       a = b; b = c; c = d; d = e; e = f; f = g;
     }
   }
 }
 
-/** Columns convolved with [1 3 6 7 6 3 1] / 27, edges repeated; row-major sweep. */
-function sevenTapColumns(src: Uint16Array, dst: Uint16Array, width: number, height: number): void {
-  const reciprocal = 1 / 27;
+/** Columns convolved with the 7-tap kernel, edges repeated; row-major sweep. */
+function sevenTapColumns(src: Uint16Array, dst: Uint16Array, width: number, height: number, taps: SevenTaps): void {
+  const { centre, one, two, three, reciprocal } = taps;
   const last = height - 1;
   for (let y = 0; y < height; y++) {
     const r0 = Math.max(0, y - 3) * width;
@@ -226,7 +260,7 @@ function sevenTapColumns(src: Uint16Array, dst: Uint16Array, width: number, heig
     const r5 = Math.min(last, y + 2) * width;
     const r6 = Math.min(last, y + 3) * width;
     for (let x = 0; x < width; x++) {
-      const sum = src[r0 + x] + src[r6 + x] + 3 * (src[r1 + x] + src[r5 + x]) + 6 * (src[r2 + x] + src[r4 + x]) + 7 * src[r3 + x];
+      const sum = three * (src[r0 + x] + src[r6 + x]) + two * (src[r1 + x] + src[r5 + x]) + one * (src[r2 + x] + src[r4 + x]) + centre * src[r3 + x];
       dst[r3 + x] = (sum * reciprocal + 0.5) | 0;
     }
   }
@@ -305,3 +339,82 @@ function columnBoxRow(src: Uint16Array, dst: Uint16Array, sums: Int32Array, row:
   }
 }
 
+
+/**
+ * The plane blurred by a Gaussian of this sigma (plane pixels) and sampled at every second pixel
+ * of every second row: cell (x, y) of the result is the blurred value at pixel (2x, 2y). For a
+ * blur wide enough that half the samples carry its detail (sigma 1.5 and more leaves under 2 %
+ * above the half grid's Nyquist frequency), at a quarter of the work: the column pass makes the
+ * even rows only, the row pass the even pixels of those. A direct kernel to 3 sigma, not stacked
+ * boxes: a box pass over every pixel costs as much as this whole direct pass on the half grid.
+ */
+export function gaussianHalved(plane: FixedPlane, sigma: number): FixedPlane {
+  const { width, height, data } = plane;
+  const outWidth = (width + 1) >> 1;
+  const outHeight = (height + 1) >> 1;
+  // Below 0.3 the taps beside the centre weigh under 0.4 %: sampling alone (a plane already
+  // smoothed about as wide as asked).
+  const radius = sigma < 0.3 ? 0 : Math.ceil(3 * sigma);
+  const weights = new Float64Array(radius + 1);
+  let total = 0;
+  for (let k = 0; k <= radius; k++) {
+    weights[k] = k === 0 ? 1 : Math.exp((-k * k) / (2 * sigma * sigma));
+    total += k === 0 ? weights[k] : 2 * weights[k];
+  }
+  for (let k = 0; k <= radius; k++) weights[k] /= total;
+  // One even row of the column pass at a time, unrounded, with `radius` repeated edge values on
+  // either side for the row pass.
+  const column = new Float64Array(width + 2 * radius);
+  const out = new Uint16Array(outWidth * outHeight);
+  for (let cy = 0; cy < outHeight; cy++) {
+    halvedColumnPass(data, width, height, 2 * cy, weights, radius, column);
+    halvedRowPass(column, weights, radius, out, cy * outWidth, outWidth);
+  }
+  return { data: out, width: outWidth, height: outHeight, scale: plane.scale * 2 };
+}
+
+/**
+ * Row y of the plane blurred down the columns into column[radius ..), edges repeated, then padded.
+ * Tap by tap along whole rows, two taps a sweep: the sums are read and written half as often.
+ */
+function halvedColumnPass(data: Uint16Array, width: number, height: number, y: number, weights: Float64Array, radius: number, column: Float64Array): void {
+  const centre = weights[0];
+  const here = y * width;
+  const last = height - 1;
+  for (let x = 0; x < width; x++) column[radius + x] = centre * data[here + x];
+  let k = 1;
+  for (; k < radius; k += 2) {
+    const near = weights[k];
+    const far = weights[k + 1];
+    const nearAbove = Math.max(0, y - k) * width - radius;
+    const nearBelow = Math.min(last, y + k) * width - radius;
+    const farAbove = Math.max(0, y - k - 1) * width - radius;
+    const farBelow = Math.min(last, y + k + 1) * width - radius;
+    for (let i = radius, end = radius + width; i < end; i++) {
+      column[i] += near * (data[nearAbove + i] + data[nearBelow + i]) + far * (data[farAbove + i] + data[farBelow + i]);
+    }
+  }
+  if (k === radius) {
+    const weight = weights[k];
+    const above = Math.max(0, y - k) * width - radius;
+    const below = Math.min(last, y + k) * width - radius;
+    for (let i = radius, end = radius + width; i < end; i++) column[i] += weight * (data[above + i] + data[below + i]);
+  }
+  const first = column[radius];
+  const final = column[radius + width - 1];
+  for (let j = 0; j < radius; j++) {
+    column[j] = first;
+    column[radius + width + j] = final;
+  }
+}
+
+/** The even pixels of a padded column-pass row blurred along it, rounded into out[outRow ..). */
+function halvedRowPass(column: Float64Array, weights: Float64Array, radius: number, out: Uint16Array, outRow: number, outWidth: number): void {
+  const centre = weights[0];
+  for (let cx = 0; cx < outWidth; cx++) {
+    const at = radius + 2 * cx;
+    let sum = centre * column[at];
+    for (let k = 1; k <= radius; k++) sum += weights[k] * (column[at - k] + column[at + k]);
+    out[outRow + cx] = (sum + 0.5) | 0;
+  }
+}

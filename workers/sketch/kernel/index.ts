@@ -21,7 +21,7 @@
  */
 import { DEFAULT_DETAIL_LEVEL, PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../app/lib/constants";
 import { binarise, type PageStats } from "./binarise";
-import { baseReductionFor, blockMeans, gaussianInPlace, reducedSigma, reductionFor, smallGaussianInPlace } from "./blur";
+import { baseReductionFor, blockMeans, gaussianInPlace, MIN_REDUCED_DODGE_SIGMA, reducedSigma, reductionFor, smallGaussianInPlace } from "./blur";
 import { estimateNoise } from "./noise";
 import { rgbaToGray, type FixedPlane, type GrayPlane } from "./plane";
 import { coarseOutlines, drawOutlines } from "./outlines";
@@ -111,7 +111,7 @@ export function grayToSketch(gray: GrayPlane, options: KernelOptions = {}): Kern
   const base: FixedPlane = { data: tonedFixed(reduced.data, curve), width: baseWidth, height: baseHeight, scale: width / baseWidth };
   stageClock?.("toned");
 
-  const blurFactor = Math.max(1, reductionFor(blurSigma) / baseFactor);
+  const blurFactor = Math.max(1, reductionFor(blurSigma, MIN_REDUCED_DODGE_SIGMA) / baseFactor);
   const blurred = blockMeans(base, blurFactor);
   stageClock?.("blocks");
   gaussianInPlace(blurred, reducedSigma(blurSigma, blurred.scale));

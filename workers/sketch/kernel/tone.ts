@@ -36,12 +36,15 @@ export function toneCurve(histogram: ArrayLike<number>, tuning: SketchTuning = S
 }
 
 
-/** Histogram of the grey, every few rows of a large photo (about a million pixels). */
+/**
+ * Histogram of the grey, every second row (every few of a large photo: about a million pixels):
+ * its 1 %, 50 % and 99 % points, all the tone curve reads, barely move on half the rows.
+ */
 export function histogramOf({ data, width, height }: GrayPlane): Float64Array {
   // Four partial histograms, one per pixel x mod 4: neighbouring pixels are mostly the same grey,
   // and counting them into one bin makes each increment wait for the one before.
   const counts = new Int32Array(4 * 256);
-  const step = Math.max(1, Math.floor((width * height) / 1_000_000));
+  const step = Math.max(2, Math.floor((width * height) / 1_000_000));
   for (let y = 0; y < height; y += step) countRow(data, y * width, width, counts);
   const histogram = new Float64Array(256);
   for (let v = 0; v < 256; v++) histogram[v] = counts[v] + counts[256 + v] + counts[512 + v] + counts[768 + v];
