@@ -166,6 +166,32 @@ describe("sketch kernel", () => {
     expect(baseReductionFor(3)).toBe(2); // print size
   });
 
+  it("draws a photo of odd width (a portrait fitted to 2475 x 3300) as it draws its even-width twin", () => {
+    // The same picture 801 and 800 px wide: the half-size planes' scale must stay a whole 2, or
+    // every later reduction is a fraction and the surround and outlines read fractional indices.
+    const wide = syntheticPhoto(801, 1400, 11, 60);
+    const gray801 = rgbaToGray(wide.data, 801, 1400);
+    const gray800: GrayPlane = { width: 800, height: 1400, data: new Uint8Array(800 * 1400) };
+    for (let y = 0; y < 1400; y++) gray800.data.set(gray801.data.subarray(y * 801, y * 801 + 800), y * 800);
+    const odd = grayToSketch(gray801).sketch;
+    const even = grayToSketch(gray800).sketch;
+    let inkOdd = 0;
+    let inkEven = 0;
+    let differ = 0;
+    for (let y = 0; y < 1400; y++) {
+      for (let x = 0; x < 780; x++) {
+        const a = odd.data[y * 801 + x] === 0;
+        const b = even.data[y * 800 + x] === 0;
+        inkOdd += +a;
+        inkEven += +b;
+        differ += +(a !== b);
+      }
+    }
+    expect(inkOdd).toBeGreaterThan(0.02 * 780 * 1400);
+    expect(Math.abs(inkOdd - inkEven) / inkEven).toBeLessThan(0.03);
+    expect(differ / (780 * 1400)).toBeLessThan(0.01);
+  });
+
   it("keeps flat areas white paper and draws a dark line along a contour", () => {
     const gray = flat(200, 120, 170);
     for (let y = 30; y < 90; y++) for (let x = 60; x < 140; x++) gray.data[y * 200 + x] = 110;

@@ -108,7 +108,12 @@ export function grayToSketch(gray: GrayPlane, options: KernelOptions = {}): Kern
   const baseHeight = Math.ceil(height / baseFactor);
   const reduced = areaResize(gray, baseWidth, baseHeight);
   stageClock?.("area");
-  const base: FixedPlane = { data: tonedFixed(reduced.data, curve), width: baseWidth, height: baseHeight, scale: width / baseWidth };
+  // The scale is the whole reduction, not width / baseWidth: an odd working width (every portrait
+  // photo fitted to 2475 x 3300) made it 1.9992, every later reduction (reductionFor / scale) a
+  // fraction, and the surround and outline loops read fractional indices: 7 s and a wrong page for
+  // a 12 MP portrait. The area resize puts the last half-covered column's content in the last
+  // base pixel, so 2 is off by at most half a working pixel at the far edge.
+  const base: FixedPlane = { data: tonedFixed(reduced.data, curve), width: baseWidth, height: baseHeight, scale: baseFactor };
   stageClock?.("toned");
 
   const blurFactor = Math.max(1, reductionFor(blurSigma, MIN_REDUCED_DODGE_SIGMA) / baseFactor);
