@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
 import { inject } from "vitest";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -33,6 +33,20 @@ export function screenshotPath(name: string): string {
 
 export async function waitForToast(page: Page, text: string): Promise<void> {
   await page.getByTestId("toast").filter({ hasText: text }).first().waitFor();
+}
+
+/**
+ * Waits until React has hydrated the element (React keeps its props on it). A click that lands
+ * on the server-rendered markup before that does nothing, which a busy machine makes likely.
+ */
+export async function waitForHydration(element: Locator): Promise<void> {
+  await element.evaluate(
+    (node) =>
+      new Promise<void>((resolve) => {
+        const check = () => (Object.keys(node).some((key) => key.startsWith("__reactProps")) ? resolve() : setTimeout(check, 50));
+        check();
+      }),
+  );
 }
 
 /** Five real photos (the fewest a standard book takes, SPEC section 5), as files on disk. */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, FileChooser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
+import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir, waitForHydration } from "./browser";
 
 const PHOTOS = FIVE_PHOTOS;
 const SKETCH_TIMEOUT_MS = 180_000;
@@ -256,7 +256,9 @@ describe("create-book rules", () => {
 
   it("adds a stock photo after a short wait", async () => {
     await page.goto("/create-book?type=standard");
-    await page.getByRole("button", { name: "Add Mandala to book" }).click();
+    const addMandala = page.getByRole("button", { name: "Add Mandala to book" });
+    await waitForHydration(addMandala);
+    await addMandala.click();
     await waitForToast("Stock photo added!");
     expect(await page.getByTestId("photo-count").textContent()).toBe("1/50");
   });

@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
+import { launchChromium, SCREENSHOTS_DIR as screenshotsDir, waitForHydration } from "./browser";
 import { GALLERY_EXAMPLE_COUNT, STATS_LABELS, STATS_LOADING_TEXT, TESTIMONIALS_PER_PAGE } from "../../app/lib/constants";
 import { TESTIMONIALS } from "../../app/lib/content/testimonials";
 
@@ -68,12 +68,7 @@ describe("landing page", () => {
       .poll(() => frame.getByRole("img").evaluateAll((images) => images.every((image) => (image as HTMLImageElement).naturalWidth > 0)))
       .toBe(true);
     // The handle only moves once React has hydrated it (React keeps its props on the element).
-    await slider.evaluate((element) =>
-      new Promise<void>((resolve) => {
-        const check = () => (Object.keys(element).some((key) => key.startsWith("__reactProps")) ? resolve() : setTimeout(check, 50));
-        check();
-      }),
-    );
+    await waitForHydration(slider);
 
     const box = (await frame.boundingBox())!;
     const handle = (await slider.boundingBox())!;

@@ -7,7 +7,7 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
+import { launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir, waitForHydration } from "./browser";
 
 const WIDTHS = [1280, 375] as const;
 
@@ -84,7 +84,9 @@ describe("choose plan", () => {
     await page.waitForURL("**/faq");
 
     await page.goto("/choose-plan");
-    await page.getByRole("button", { name: "Back", exact: true }).click();
+    const back = page.getByRole("button", { name: "Back", exact: true });
+    await waitForHydration(back);
+    await back.click();
     await page.waitForURL((url) => url.pathname === "/");
   });
 });
