@@ -21,7 +21,7 @@
  */
 import { DEFAULT_DETAIL_LEVEL, PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../app/lib/constants";
 import { binarise, type PageStats } from "./binarise";
-import { baseReductionFor, blockMeans, gaussianInPlace, MIN_REDUCED_DODGE_SIGMA, reducedSigma, reductionFor, smallGaussianInPlace } from "./blur";
+import { baseReductionFor, blockMeans, dodgeReductionFor, gaussianInPlace, reducedSigma, smallGaussianInPlace } from "./blur";
 import { estimateNoise } from "./noise";
 import { rgbaToGray, type FixedPlane, type GrayPlane } from "./plane";
 import { coarseOutlines, drawOutlines } from "./outlines";
@@ -116,10 +116,10 @@ export function grayToSketch(gray: GrayPlane, options: KernelOptions = {}): Kern
   const base: FixedPlane = { data: tonedFixed(reduced.data, curve), width: baseWidth, height: baseHeight, scale: baseFactor };
   stageClock?.("toned");
 
-  const blurFactor = Math.max(1, reductionFor(blurSigma, MIN_REDUCED_DODGE_SIGMA) / baseFactor);
+  const blurFactor = Math.max(1, dodgeReductionFor(blurSigma) / baseFactor);
   const blurred = blockMeans(base, blurFactor);
   stageClock?.("blocks");
-  gaussianInPlace(blurred, reducedSigma(blurSigma, blurred.scale));
+  smallGaussianInPlace(blurred, reducedSigma(blurSigma, blurred.scale));
   stageClock?.("blur");
   const smoothed = base; // blurred last, in place: blockMeans read it unsmoothed
   // At full size a sigma below 1 is left out, as the small photos' pages were tuned with it; on

@@ -18,7 +18,7 @@
  * fraction of a full-page pass. Thresholds are in grey levels of step height: a boundary between
  * two areas that differ by that much (after the tone curve), however wide the smoothing.
  */
-import { blockMeans, boxStackSigma, gaussianHalved, gaussianInPlace, reducedSigma, reductionFor } from "./blur";
+import { blockMeans, boxStackSigma, gaussianInPlace, halfGridGaussian, reducedSigma, reductionFor } from "./blur";
 import type { FixedPlane, GrayPlane } from "./plane";
 import type { SketchTuning } from "./tuning";
 
@@ -63,14 +63,14 @@ export function coarseOutlines(smoothed: FixedPlane, edgeSigma: number, tuning: 
   // A small photo's plane is at working resolution and its coarse sigma (about 2 px) too small
   // to reduce for the boxes: six box passes, Sobel and thinning over every pixel cost more than
   // the rest of the kernel's edges. Blurred that wide, the plane's detail fits on a half grid:
-  // the outlines are found on every second pixel of every second row of the blur (blurred and
-  // sampled in one go) and drawn as a joined line (drawOutlines), one pixel wide.
+  // the outlines are found on the blur of its 2 x 2 block means and drawn as a joined line
+  // (drawOutlines), one pixel wide.
   const halfGrid = factor === 1 && smoothed.scale === 1;
   let coarse: FixedPlane;
   if (halfGrid) {
     // The sigma the stacked boxes made here before (three of width 3 for sigma 1.58 make 1.41):
     // the outline thresholds were chosen by eye on pages made with it.
-    coarse = gaussianHalved(smoothed, boxStackSigma(more));
+    coarse = halfGridGaussian(smoothed, boxStackSigma(more));
   } else {
     coarse = factor > 1 ? blockMeans(smoothed, factor) : { ...smoothed, data: smoothed.data.slice() };
     gaussianInPlace(coarse, factor > 1 ? reducedSigma(more, coarse.scale) : more / coarse.scale);
@@ -230,4 +230,3 @@ function joinedRow(outline: Uint8Array, cells: number, planeWidth: number, data:
     if (cx > 0 && outline[below + cx - 1] !== 0) data[row + width + x - 1] = 0;
   }
 }
-
