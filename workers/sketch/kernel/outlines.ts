@@ -188,13 +188,23 @@ export function drawOutlines(page: GrayPlane, outlines: OutlinePlane): void {
   const { width, height, data } = page;
   for (let py = 0; py < planeHeight; py++) {
     const yStart = py * factor;
-    const yEnd = Math.min(height, yStart + factor);
-    const planeRow = py * planeWidth;
-    for (let px = 0; px < planeWidth; px++) {
-      if (outline[planeRow + px] === 0) continue;
-      const xStart = px * factor;
-      const xEnd = Math.min(width, xStart + factor);
-      for (let y = yStart; y < yEnd; y++) data.fill(0, y * width + xStart, y * width + xEnd);
+    blockRow(outline, py * planeWidth, planeWidth, data, yStart, Math.min(height, yStart + factor), width, factor);
+  }
+}
+
+/**
+ * One cell row of drawOutlines: page rows yStart .. yEnd - 1. Plain stores, not data.fill per
+ * block row: a fill of 2-4 pixels is a call into the runtime that costs more than the pixels
+ * (0.65 ms of a 741 px photo's 17 ms kernel).
+ */
+function blockRow(outline: Uint8Array, cells: number, planeWidth: number, data: Uint8Array, yStart: number, yEnd: number, width: number, factor: number): void {
+  for (let px = 0; px < planeWidth; px++) {
+    if (outline[cells + px] === 0) continue;
+    const xStart = px * factor;
+    const xEnd = Math.min(width, xStart + factor);
+    for (let y = yStart; y < yEnd; y++) {
+      const row = y * width;
+      for (let x = xStart; x < xEnd; x++) data[row + x] = 0;
     }
   }
 }
