@@ -129,13 +129,24 @@ function fiveTapRow(src: Uint16Array, dst: Uint16Array, row: number, width: numb
   let b = src[row];
   let c = src[row];
   let d = src[row + 1];
-  for (let x = 0; x < width; x++) {
-    const e = src[row + Math.min(width - 1, x + 2)];
+  // The interior without a border test per pixel; the last two pixels repeat the edge.
+  const interiorEnd = width - 2;
+  let x = 0;
+  for (; x < interiorEnd; x++) {
+    const e = src[row + x + 2];
     dst[row + x] = (far * (a + e) + near * (b + d) + centre * c + 2048) >> 12;
     a = b;
     b = c;
     c = d;
     d = e;
+  }
+  const last = src[row + width - 1];
+  for (; x < width; x++) {
+    dst[row + x] = (far * (a + last) + near * (b + d) + centre * c + 2048) >> 12;
+    a = b;
+    b = c;
+    c = d;
+    d = last;
   }
 }
 
