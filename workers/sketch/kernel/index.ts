@@ -11,7 +11,8 @@
  *     boundaries that the fine edges lose in texture)
  *   → surround plane: the mean edge strength around each pixel (texture)          surround.ts
  *   → fused pass: colour dodge of the smoothed grey over its blur, darkened by     render.ts
- *     the Sobel edge magnitude minus the surround, levels; the coarse outlines drawn in
+ *     the Sobel edge magnitude minus the surround, levels (on the smoothed plane's grid,
+ *     then upsampled); the coarse outlines drawn in
  *   → binarise: hysteresis, strokes judged by size and reach                     binarise.ts
  *   → lines thickened to a printable weight                                      thicken.ts
  *
@@ -84,7 +85,8 @@ export function onKernelStage(clock: ((stage: string) => void) | null): void {
  * The grey page of the fused pass at working resolution W x H (the photo fitted to maxLongEdge)
  * is a function of three low-frequency planes only: the grey smoothed by edgeSigma, the grey
  * blurred by blurSigma and the surround. They are computed at reduced resolution straight from
- * the decoded plane (one area-average pass), then upsampled a row at a time inside the pass.
+ * the decoded plane (one area-average pass), then upsampled a row at a time inside the pass; when
+ * even the smoothed plane is at half size, the pass runs at that size and its page is upsampled.
  *
  * Colour dodge is grey * 255 / (255 - blur(255 - grey)); since the blur kernel sums to one,
  * 255 - blur(255 - grey) = blur(grey), so the grey itself is blurred and no inverted plane is
