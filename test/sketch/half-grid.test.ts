@@ -24,7 +24,7 @@ describe("half grid of a small photo's coarse outlines", () => {
     const high = 200 << 8;
     const data = new Uint16Array(width * height);
     for (let y = 0; y < height; y++) for (let x = 21; x < width; x++) data[y * width + x] = high;
-    for (const sigma of [1.15, 1.41, 1.8]) {
+    for (const sigma of [1.15, 1.41, 1.8, 2.16]) {
       const half = halfGridGaussian({ data, width, height, scale: 1 }, sigma);
       expect([half.width, half.height, half.scale]).toEqual([21, 5, 2]);
       // Cell x is the blur at pixel 2x + 0.5; within 3 % of the step of the exact profile there (the block mean is a box, not a Gaussian: 2.5 % at most, at sigma 1.15).
