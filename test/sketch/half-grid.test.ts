@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { tuningFor, type GrayPlane } from "../../workers/sketch/kernel";
-import { halfGridGaussian } from "../../workers/sketch/kernel/blur";
+import { blockMeans, halfGridGaussian } from "../../workers/sketch/kernel/blur";
 import { coarseOutlines, drawOutlines, type OutlinePlane } from "../../workers/sketch/kernel/outlines";
 import type { FixedPlane } from "../../workers/sketch/kernel/plane";
 
@@ -31,6 +31,22 @@ describe("half grid of a small photo's coarse outlines", () => {
       for (let cx = 0; cx < half.width - 1; cx++) {
         const expected = blurredStep(2 * cx + 0.5, 20.5, sigma, high);
         expect(Math.abs(half.data[2 * half.width + cx] - expected), `sigma ${sigma}, cell ${cx}`).toBeLessThan(0.03 * high);
+      }
+    }
+  });
+
+  it("makes 2 x 2 block means, the partial blocks of an odd width and height averaging what they have", () => {
+    for (const [width, height] of [[8, 6], [7, 5]]) {
+      const data = new Uint16Array(width * height).map((_, i) => (i * 7919) % 65536);
+      const means = blockMeans({ data, width, height, scale: 1 }, 2);
+      expect([means.width, means.height, means.scale]).toEqual([Math.ceil(width / 2), Math.ceil(height / 2), 2]);
+      for (let by = 0; by < means.height; by++) {
+        for (let bx = 0; bx < means.width; bx++) {
+          const values: number[] = [];
+          for (let y = 2 * by; y < Math.min(height, 2 * by + 2); y++) for (let x = 2 * bx; x < Math.min(width, 2 * bx + 2); x++) values.push(data[y * width + x]);
+          const mean = values.reduce((a, b) => a + b, 0) / values.length;
+          expect(means.data[by * means.width + bx], `block ${bx},${by} of ${width}x${height}`).toBe(Math.round(mean));
+        }
       }
     }
   });
