@@ -241,28 +241,26 @@ export function renderPage(
   tuning: SketchTuning,
 ): void {
   if (smoothed.scale !== 2) {
-    renderGrid(page, width, height, smoothed, blurred, surround, edgeSigma, tuning, 1);
+    renderGrid(page, width, height, { smoothed, blurred, surround }, edgeSigma, tuning, 1);
     return;
   }
   const { width: gridWidth, height: gridHeight } = smoothed;
   const grid = new Uint8Array(gridWidth * gridHeight);
   // Scales in pixels of the grid, not working pixels.
-  renderGrid(grid, gridWidth, gridHeight, { ...smoothed, scale: 1 }, { ...blurred, scale: blurred.scale / 2 }, { ...surround, scale: surround.scale / 2 }, edgeSigma, tuning, 2);
+  const onGrid = { smoothed: { ...smoothed, scale: 1 }, blurred: { ...blurred, scale: blurred.scale / 2 }, surround: { ...surround, scale: surround.scale / 2 } };
+  renderGrid(grid, gridWidth, gridHeight, onGrid, edgeSigma, tuning, 2);
   upsampleGrid(grid, gridWidth, gridHeight, page, width, height);
 }
 
+/** The three planes the fused pass reads. */
+interface PassPlanes {
+  smoothed: FixedPlane;
+  blurred: FixedPlane;
+  surround: FixedPlane;
+}
+
 /** The fused pass on a grid of gridScale working pixels per pixel (1 or 2), width x height of it. */
-function renderGrid(
-  page: Uint8Array,
-  width: number,
-  height: number,
-  smoothed: FixedPlane,
-  blurred: FixedPlane,
-  surround: FixedPlane,
-  edgeSigma: number,
-  tuning: SketchTuning,
-  gridScale: number,
-): void {
+function renderGrid(page: Uint8Array, width: number, height: number, { smoothed, blurred, surround }: PassPlanes, edgeSigma: number, tuning: SketchTuning, gridScale: number): void {
   const padded = width + 2;
   const pairsAt = 3 * padded;
   if (renderRows.length < pairsAt + 6 * width) renderRows = new Int32Array(pairsAt + 6 * width);
