@@ -73,7 +73,7 @@ async function measure(bytes, source, detail) {
  * the hot functions several runs in (`--trace-opt` shows TurboFan compiling during runs 2-7 of a
  * small photo, 10-70 ms each), so the warm-up lasts WARM_UP_MS of runs, at least one and at most
  * MAX_WARM_UP_RUNS: one or two runs of a large photo, about forty of a small one. A small photo's
- * job reaches its steady time only after about 16 runs (800 ms for the 741 px room: 94, 46, 38 ...
+ * job reaches its steady time only after about 16 runs (800 ms for the 741 px room: 194, 70, 59 ...
  * 27, 26 ms): with 600 ms of warm-up its timed runs still met the compiler at work. The peak is
  * the highest of the warm-up runs, which run under the memory probe (the timed runs do not).
  * source: "pipeline" = the Worker's own decode; "full" = the full-resolution grey plane (OpenCV's input).
