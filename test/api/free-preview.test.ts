@@ -13,7 +13,7 @@ import { database } from "~/server/db.server";
 import { convertUpload, latestDebugTimestamp, serveDebugFile } from "~/server/free-preview.server";
 import type { Env } from "~/server/env.server";
 import { countDailyUse, type Requester } from "~/server/preview-limits.server";
-import { dbRun, makePng, r2Keys, type ApiError } from "./helpers";
+import { dbRun, makePng, r2Keys, startOfRateLimitWindow, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor } from "./preview-helpers";
 import { sketchKeyFor } from "../../workers/sketch/contract";
 
@@ -110,6 +110,7 @@ describe("free-preview limits", () => {
 
   it("refuses a burst of ticket requests from one session with 429 and Retry-After", async () => {
     const visitor = new PreviewVisitor();
+    await startOfRateLimitWindow(); // PREVIEW_LIMITER's period, 60 s
     const statuses: number[] = [];
     let refused: Response | null = null;
     for (let i = 0; i < 12; i++) {

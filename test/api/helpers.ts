@@ -243,3 +243,15 @@ export async function placeOrder(visitor: Visitor, bookId: number, quoteId: stri
   expect(response.status, await response.clone().text()).toBe(201);
   return ((await response.json()) as { id: number }).id;
 }
+
+/**
+ * Waits, if need be, until the rate limiter's current window has at least `marginMs` left. Under
+ * Miniflare the Workers Rate Limiting binding counts in fixed windows (floor(now / period)), so a
+ * burst that straddles a window's end starts counting again and its refusal comes late: a CI run
+ * sent the 61st quote request of a "minute" just after the minute turned and got 400, not 429.
+ */
+export async function startOfRateLimitWindow(periodSeconds = 60, marginMs = 5000): Promise<void> {
+  const periodMs = periodSeconds * 1000;
+  const left = periodMs - (Date.now() % periodMs);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
