@@ -116,7 +116,7 @@ def main():
     grey = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
     h, w = grey.shape
     mode = reduced_mode(path)
-    # Warm-up, as our side gets (bench/run.mjs): the first call pays for loading the codecs.
+    # One untimed call first, as our side gets its warm-up (bench/run.mjs).
     whole(path, mode)
     print(json.dumps({
         "width": w,

@@ -81,10 +81,10 @@ async function measure(bytes, source, detail) {
 const WARM_UP_MS = 1500;
 const MAX_WARM_UP_RUNS = 40;
 async function bestOf(bytes, runs, source = "pipeline", detail = "standard") {
-  let best = { peak_mb: 0 };
+  let peak_mb = 0;
   const warmUpStart = performance.now();
   for (let i = 0; i < MAX_WARM_UP_RUNS && (i === 0 || performance.now() - warmUpStart < WARM_UP_MS); i++) {
-    best.peak_mb = Math.max(best.peak_mb, (await measure(bytes, source, detail)).peak_mb);
+    peak_mb = Math.max(peak_mb, (await measure(bytes, source, detail)).peak_mb);
   }
   // The least CPU time of the runs, taken on its own (the run with the best wall time may have
   // shared its core with a neighbour's burst of work, or with a garbage collection).
@@ -93,14 +93,14 @@ async function bestOf(bytes, runs, source = "pipeline", detail = "standard") {
   // Timed runs without the memory probe: its forced full collection before each run left the
   // collector's sweeping to run during the job (counted in its CPU time, and on a small photo
   // as much as 40 % of it), which no Worker does between two photos.
+  let best = null;
   for (let i = 0; i < runs; i++) {
-    const run = { ...(await job.runJob(bytes, undefined, source, detail)), peak_mb: 0 };
+    const run = await job.runJob(bytes, undefined, source, detail);
     cpu_ms = Math.min(cpu_ms, run.timing.cpu_ms);
     same_job_cpu_ms = Math.min(same_job_cpu_ms, run.timing.same_job_cpu_ms);
-    if (!best.timing || run.timing.total_ms < best.timing.total_ms) best = { ...run, peak_mb: Math.max(run.peak_mb, best.peak_mb) };
-    else best.peak_mb = Math.max(best.peak_mb, run.peak_mb);
+    if (!best || run.timing.total_ms < best.timing.total_ms) best = run;
   }
-  return { ...best, cpu_ms, same_job_cpu_ms };
+  return { ...best, peak_mb, cpu_ms, same_job_cpu_ms };
 }
 
 function opencv(path, repeats) {

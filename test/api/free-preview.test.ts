@@ -12,7 +12,7 @@ import { cleanUpFreePreviews } from "~/server/cleanup.server";
 import { database } from "~/server/db.server";
 import { convertUpload, latestDebugTimestamp, serveDebugFile } from "~/server/free-preview.server";
 import type { Env } from "~/server/env.server";
-import { countDailyUse, type Requester } from "~/server/preview-limits.server";
+import { BURST_PERIOD_SECONDS, countDailyUse, type Requester } from "~/server/preview-limits.server";
 import { dbRun, makePng, r2Keys, startOfRateLimitWindow, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor } from "./preview-helpers";
 import { sketchKeyFor } from "../../workers/sketch/contract";
@@ -110,7 +110,7 @@ describe("free-preview limits", () => {
 
   it("refuses a burst of ticket requests from one session with 429 and Retry-After", async () => {
     const visitor = new PreviewVisitor();
-    await startOfRateLimitWindow(); // PREVIEW_LIMITER's period, 60 s
+    await startOfRateLimitWindow(BURST_PERIOD_SECONDS);
     const statuses: number[] = [];
     let refused: Response | null = null;
     for (let i = 0; i < 12; i++) {

@@ -250,7 +250,7 @@ export async function placeOrder(visitor: Visitor, bookId: number, quoteId: stri
  * burst that straddles a window's end starts counting again and its refusal comes late: a CI run
  * sent the 61st quote request of a "minute" just after the minute turned and got 400, not 429.
  */
-export async function startOfRateLimitWindow(periodSeconds = 60, marginMs = 5000): Promise<void> {
+export async function startOfRateLimitWindow(periodSeconds: number, marginMs = 5000): Promise<void> {
   const periodMs = periodSeconds * 1000;
   const left = periodMs - (Date.now() % periodMs);
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));

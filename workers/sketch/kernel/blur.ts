@@ -178,7 +178,6 @@ export function blockMeans(plane: FixedPlane, factor: number): FixedPlane {
     // straight from its two rows, no running sums; the edge blocks as below.
     const pairsWide = width >> 1;
     for (let by = 0; by < height >> 1; by++) pairMeansRow(data, 2 * by * width, width, pairsWide, out, by * outWidth);
-    if (pairsWide === outWidth && outHeight === height >> 1) return { data: out, width: outWidth, height: outHeight, scale: plane.scale * 2 };
     blockEdges(plane, out, outWidth, outHeight);
     return { data: out, width: outWidth, height: outHeight, scale: plane.scale * 2 };
   }
@@ -217,18 +216,7 @@ function blockEdges({ data, width, height }: FixedPlane, out: Uint16Array, outWi
 
 /** One row of block means from its block sums (the last block of a row may be narrower). */
 export function blockMeansRow(sums: Uint32Array, out: Uint16Array, outRow: number, outWidth: number, width: number, factor: number, blockHeight: number): void {
-  const wholeBlocks = Math.min(outWidth, Math.floor(width / factor));
-  const area = factor * blockHeight;
-  // A whole block of a power-of-two area (the usual: factor 2, 4, 8 away from the bottom edge)
-  // is rounded by a shift, (sum + area / 2) >> log2(area), the same value as the division.
-  if ((area & (area - 1)) === 0) {
-    const shift = 31 - Math.clz32(area);
-    const half = area >> 1;
-    for (let bx = 0; bx < wholeBlocks; bx++) out[outRow + bx] = (sums[bx] + half) >>> shift;
-  } else {
-    for (let bx = 0; bx < wholeBlocks; bx++) out[outRow + bx] = (sums[bx] / area + 0.5) | 0;
-  }
-  for (let bx = wholeBlocks; bx < outWidth; bx++) {
+  for (let bx = 0; bx < outWidth; bx++) {
     const blockWidth = Math.min(width, (bx + 1) * factor) - bx * factor;
     out[outRow + bx] = (sums[bx] / (blockWidth * blockHeight) + 0.5) | 0;
   }
@@ -237,7 +225,7 @@ export function blockMeansRow(sums: Uint32Array, out: Uint16Array, outRow: numbe
 /** sums[bx] += the row's pixels bx × factor .. (bx + 1) × factor - 1 (no division per pixel). */
 export function addBlockRow(data: Uint16Array, row: number, width: number, factor: number, sums: Uint32Array): void {
   if (factor === 2) {
-    // The usual reduction of a small photo's blur plane: pairs, without the inner loop.
+    // Pairs without the inner loop (the surround's sampled magnitudes at reduction 4).
     const pairs = width >> 1;
     for (let bx = 0, i = row; bx < pairs; bx++, i += 2) sums[bx] += data[i] + data[i + 1];
     if (width & 1) sums[pairs] += data[row + width - 1];

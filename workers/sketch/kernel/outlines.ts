@@ -20,13 +20,11 @@
  */
 import { blockMeans, boxStackSigma, gaussianInPlace, halfGridGaussian, reducedSigma, reductionFor } from "./blur";
 import type { FixedPlane, GrayPlane } from "./plane";
+import { HALF_GRID_SOBEL_GAIN } from "./scale";
 import type { SketchTuning } from "./tuning";
 
 /** tan(22.5°) in 1/256ths: splits gradient directions into horizontal, vertical and the two diagonals. */
 const TAN_22_5 = 106;
-
-/** The half grid's threshold scale (see coarseOutlines). */
-const HALF_GRID_GAIN = 1.1;
 
 /** Below this (working pixels) the coarse scale is no coarser than the render pass's own. */
 const MIN_OUTLINE_SIGMA = 1.5;
@@ -82,12 +80,9 @@ export function coarseOutlines(smoothed: FixedPlane, edgeSigma: number, tuning: 
   // A step of height h smoothed by sigma has a peak gradient of h / (sqrt(2 pi) sigma) per
   // working pixel; the Sobel sum on the 8.8 plane is 8 × 256 × scale times that gradient.
   // Squared, so the per-pixel pass needs no square root.
-  // On the half grid, Sobel's difference spans ±2 working pixels, not ±1, and reads less of the
-  // peak of a step (about 15 % less at sigma 1.8), while its hysteresis links candidates 2 px
-  // apart and so follows weak parts further. Giving back 10 % of the threshold keeps the small
-  // test photos' ink and outline measure where the full-resolution detector had them (the whole
-  // loss, 15-19 %, added 1 % ink and lines across faces).
-  const halfGridGain = halfGrid ? HALF_GRID_GAIN : 1;
+  // On the half grid Sobel reads less of a step's peak (HALF_GRID_SOBEL_GAIN gives 10 % back; not
+  // all of it, as its hysteresis links candidates 2 px apart and follows weak parts further).
+  const halfGridGain = halfGrid ? HALF_GRID_SOBEL_GAIN : 1;
   const toStepHeight = (Math.sqrt(2 * Math.PI) * sigma * halfGridGain) / (8 * 256 * scale);
   const strong = (tuning.outlineHigh / toStepHeight) ** 2;
   const weak = (tuning.outlineLow / toStepHeight) ** 2;

@@ -3,6 +3,7 @@
  * working resolution in one fused pass (colour dodge, Sobel edges, levels).
  */
 import type { FixedPlane } from "./plane";
+import { HALF_GRID_SOBEL_GAIN } from "./scale";
 import { SURROUND_FIXED } from "./surround";
 import type { SketchTuning } from "./tuning";
 
@@ -197,7 +198,7 @@ class RenderSettings {
     // Smoothing by sigma lowers a step edge's gradient by about 1/sigma; multiplying by sigma keeps
     // the thresholds meaning the same contrast at every scale. /256 undoes the 8.8 fixed point.
     // On a grid of gridScale working pixels per pixel the Sobel sum spans gridScale times as far.
-    const gain = gridScale > 1 ? HALF_GRID_GRADIENT_GAIN : 1;
+    const gain = gridScale > 1 ? HALF_GRID_SOBEL_GAIN : 1;
     this.gradientScale = (Math.max(1, edgeSigma) * gain) / (256 * gridScale);
     this.rawPerEdgeUnit = 1 / this.gradientScale;
     this.edgeLow = tuning.edgeLow;
@@ -210,14 +211,6 @@ class RenderSettings {
 }
 
 const SETTINGS = new RenderSettings();
-
-/**
- * On the half grid the Sobel sum differences pixels two working pixels apart, not one, and so
- * reads less of a smoothed step's peak: faint strokes fell under edgeLow and the pages lost 5-7 %
- * of their ink (Path at 1600 x 1000: 115 235 ink pixels → 107 150). Giving back 10 % of the
- * gradient, as the coarse outlines' half grid does (outlines.ts), keeps them (114 169).
- */
-const HALF_GRID_GRADIENT_GAIN = 1.1;
 
 /**
  * The fused pass: the three planes a working row at a time; dodge, Sobel, levels, both lessened
