@@ -8,10 +8,15 @@ Prints JSON, best of `repeats` runs each:
                 edge smoothing, the dodge, Sobel, the surround plane, levels, then the colouring-page
                 stages (coarse outlines by Canny, hysteresis binarise with connected components,
                 strokes by size and reach, 3x3 dilation)
-  whole_ms:     the whole same job from the file: decode with OpenCV's reduced-grey JPEG modes
-                (IMREAD_REDUCED_GRAYSCALE_2/4/8, the largest reduction still at least print size,
-                as our decoder's DCT scaling does), then job, then grey PNG encode
-  whole_cpu_ms: the same, in CPU time (time.process_time), for comparing on a busy machine
+  (whole_ms and whole_cpu_ms are no longer printed here: see --serve)
+
+`opencv_recipe.py --serve` reads lines "PATH RUNS" on stdin and answers each with one JSON line,
+{"wall_ms", "cpu_ms"} (after a first line with OpenCV's version): the best of RUNS runs of the whole same job from the file (decode with
+OpenCV's reduced-grey JPEG modes, IMREAD_REDUCED_GRAYSCALE_2/4/8, the largest reduction still at
+least print size, as our decoder's DCT scaling does; then job; then grey PNG encode), the first
+request for a path preceded by one untimed run. bench/run.mjs keeps one server for the whole run
+and alternates rounds of our runs with rounds of these, so both sides are timed in the same
+moments of the machine (see bench/run.mjs, sameJobRounds).
 """
 import json
 import sys
@@ -99,25 +104,32 @@ def best_ms(fn, repeats, *args):
     return best
 
 
-def best_cpu_ms(fn, repeats, *args):
-    """CPU time of this process (all its threads), best of `repeats`: on a machine shared with
-    other work, wall time measures the neighbours too; CPU time measures the job."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.process_time()
-        fn(*args)
-        best = min(best, (time.process_time() - start) * 1000)
-    return best
+def serve():
+    print(json.dumps({"version": cv2.__version__, "threads": cv2.getNumThreads()}), flush=True)
+    modes = {}
+    for line in sys.stdin:
+        path, runs = line.rsplit(" ", 1)
+        if path not in modes:
+            modes[path] = reduced_mode(path)
+            whole(path, modes[path])
+        best_wall = best_cpu = float("inf")
+        for _ in range(int(runs)):
+            wall_start = time.perf_counter()
+            cpu_start = time.process_time()
+            whole(path, modes[path])
+            best_cpu = min(best_cpu, (time.process_time() - cpu_start) * 1000)
+            best_wall = min(best_wall, (time.perf_counter() - wall_start) * 1000)
+        print(json.dumps({"wall_ms": best_wall, "cpu_ms": best_cpu}), flush=True)
 
 
 def main():
+    if sys.argv[1] == "--serve":
+        serve()
+        return
     path = sys.argv[1]
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     grey = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
     h, w = grey.shape
-    mode = reduced_mode(path)
-    # One untimed call first, as our side gets its warm-up (bench/run.mjs).
-    whole(path, mode)
     print(json.dumps({
         "width": w,
         "height": h,
@@ -126,8 +138,6 @@ def main():
         "decode_ms": best_ms(cv2.imread, repeats, path, cv2.IMREAD_GRAYSCALE),
         "reference_ms": best_ms(recipe, repeats, grey),
         "job_ms": best_ms(job, repeats, grey),
-        "whole_ms": best_ms(whole, repeats, path, mode),
-        "whole_cpu_ms": best_cpu_ms(whole, repeats, path, mode),
     }))
 
 
