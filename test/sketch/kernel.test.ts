@@ -142,7 +142,7 @@ describe("sketch kernel", () => {
     }
   });
 
-  it("makes the small Gaussians the boxes cannot (a five-tap pass) with the variance asked for", () => {
+  it("makes the small Gaussians the boxes cannot (a five-tap pass, up to σ 1.2) with the variance asked for", () => {
     // An impulse of 256 × 64 in 8.8 grey: after the blur, the variance of its spread along a row.
     const spreadVariance = (sigma: number): number => {
       const size = 21;
@@ -159,7 +159,8 @@ describe("sketch kernel", () => {
       return moment / total;
     };
     expect(spreadVariance(0.2)).toBe(0); // too small to make: left alone
-    for (const sigma of [0.5, 0.7, 0.82, 0.95]) expect(Math.abs(spreadVariance(sigma) / sigma ** 2 - 1)).toBeLessThan(0.01);
+    // Up to 1.2 by five taps: three boxes (widths 1, 3, 3) made 1.155 for anything from 1 to 1.15.
+    for (const sigma of [0.5, 0.7, 0.82, 0.95, 1.05, 1.15]) expect(Math.abs(spreadVariance(sigma) / sigma ** 2 - 1)).toBeLessThan(0.01);
     expect(Math.sqrt(spreadVariance(2))).toBeCloseTo(2, 0); // the stacked boxes
   });
 
