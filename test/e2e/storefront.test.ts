@@ -266,6 +266,8 @@ describe("page not found", () => {
 
   it("goes back in history when the visitor came from one of our pages", async () => {
     await page.goto("/faq");
+    // The router exists once the page has hydrated: on a busy machine, not yet when goto returns.
+    await waitForHydration(page.locator("body"));
     // A client-side navigation, as a stale link inside the shop would make.
     await page.evaluate(() => (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate("/gone"));
     await page.getByRole("heading", { name: "Page Not Found" }).waitFor();
