@@ -3,6 +3,7 @@ import { tuningFor, type GrayPlane } from "../../workers/sketch/kernel";
 import { blockMeans, halfGridGaussian } from "../../workers/sketch/kernel/blur";
 import { coarseOutlines, drawOutlines, type OutlinePlane } from "../../workers/sketch/kernel/outlines";
 import type { FixedPlane } from "../../workers/sketch/kernel/plane";
+import { upsampleGrid } from "../../workers/sketch/kernel/render";
 
 /** A step from 0 to `high` at x = edge, blurred by a Gaussian of sigma, at x (the exact profile). */
 function blurredStep(x: number, edge: number, sigma: number, high: number): number {
@@ -89,5 +90,47 @@ describe("half grid of a small photo's coarse outlines", () => {
     drawOutlines(page, outline);
     const inked = [...page.data.keys()].filter((i) => page.data[i] === 0).map((i) => [i % 8, Math.floor(i / 8)].join(","));
     expect(inked).toEqual(["0,0", "1,1", "2,2", "3,2", "4,2", "5,3", "6,4"]);
+  });
+});
+
+describe("the half grid's page upsampled to the working size", () => {
+  /** Bilinear in 1/256ths, pixel by pixel, as upsampleGrid defines it: x at (x + 0.5) / 2 - 0.5 on the grid. */
+  function bilinearReference(grid: Uint8Array, gridWidth: number, gridHeight: number, width: number, height: number): Uint8Array {
+    const tap = (x: number, size: number) => {
+      const position = Math.min(size - 1, Math.max(0, (x + 0.5) / 2 - 0.5));
+      const i = Math.max(0, Math.min(size - 2, Math.floor(position)));
+      return { i, w: size > 1 ? Math.round((position - i) * 256) : 0, next: size > 1 ? 1 : 0 };
+    };
+    const page = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) {
+      const r = tap(y, gridHeight);
+      const bottom = Math.min(r.i + 1, gridHeight - 1);
+      for (let x = 0; x < width; x++) {
+        const c = tap(x, gridWidth);
+        const along = (row: number) => grid[row * gridWidth + c.i] * (256 - c.w) + grid[row * gridWidth + c.i + c.next] * c.w;
+        page[y * width + x] = (along(r.i) * (256 - r.w) + along(bottom) * r.w + 32768) >> 16;
+      }
+    }
+    return page;
+  }
+
+  it("writes paper where no grid cell it reads is ink, and interpolates the rest exactly", () => {
+    // Mostly paper with ink scattered at chunk edges, the last column and row, and odd sizes:
+    // the chunks written as paper without interpolating must be exactly those that are paper.
+    for (const [gridWidth, gridHeight, width, height] of [[101, 37, 201, 73], [64, 20, 128, 40], [9, 5, 17, 9], [1, 3, 1, 5]]) {
+      const grid = new Uint8Array(gridWidth * gridHeight).fill(255);
+      let state = 3;
+      const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+      for (let i = 0; i < grid.length; i++) if (random() < 0.02) grid[i] = Math.floor(random() * 200);
+      for (const x of [7, 8, 15, 16, gridWidth - 1]) if (x < gridWidth) grid[(gridHeight >> 1) * gridWidth + x] = 0;
+      grid[grid.length - 1] = 40;
+      const page = new Uint8Array(width * height).fill(7); // every pixel must be written
+      upsampleGrid(grid, gridWidth, gridHeight, page, width, height);
+      const reference = bilinearReference(grid, gridWidth, gridHeight, width, height);
+      let differ = 0;
+      for (let i = 0; i < page.length; i++) differ += +(page[i] !== reference[i]);
+      expect(differ, `${gridWidth} x ${gridHeight}`).toBe(0);
+      expect(page.some((v) => v < 255)).toBe(true);
+    }
   });
 });
