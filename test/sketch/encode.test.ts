@@ -41,6 +41,25 @@ describe("encodeGrayPng", () => {
     }
   });
 
+  it("falls back to 8 bits for a black-and-white page with one grey pixel in its last row", async () => {
+    // The 1-bit packing checks the pixels as it goes: a grey found late must still give 8 bits,
+    // and near-black or near-white greys (1, 254) must not pass for black or white.
+    for (const grey of [1, 128, 254]) {
+      const width = 37;
+      const height = 29;
+      const data = new Uint8Array(width * height).fill(255);
+      for (let i = 0; i < data.length; i += 3) data[i] = 0;
+      data[(height - 1) * width + 35] = grey;
+      const png = await encodeGrayPng({ data, width, height });
+      expect([png[24], png[25]]).toEqual([8, 0]);
+      await initPngDecoder(pngCodecWasm);
+      const decoded = await decodePng(png.slice().buffer);
+      for (let i = 0; i < width * height; i++) {
+        if (decoded.data[i * 4] !== data[i]) throw new Error(`grey ${grey}: pixel ${i} differs`);
+      }
+    }
+  });
+
   it("computes the PNG CRC-32", () => {
     expect(crc32(new TextEncoder().encode("IEND"))).toBe(0xae426082);
   });
