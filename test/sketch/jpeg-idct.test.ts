@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { ScaledIdct } from "../../workers/sketch/jpeg/idct";
 
 /**
- * The scaled IDCT's sizes each have their own arithmetic (AAN at 8, written-out 7- and 6-point, the
- * general even/odd loop for the rest); all must be the textbook N-point IDCT of the N x N lowest
- * coefficients, f(x, y) = 1/4 Σu Σv C(u) C(v) F(v, u) cos((2x+1)uπ/2N) cos((2y+1)vπ/2N) + 128,
+ * The scaled IDCT's sizes each have their own arithmetic (AAN at 8, written-out 7-, 6- and
+ * 5-point, the general even/odd loop for the rest); all must be the textbook N-point IDCT of the
+ * N x N lowest coefficients,
+ * f(x, y) = 1/4 Σu Σv C(u) C(v) F(v, u) cos((2x+1)uπ/2N) cos((2y+1)vπ/2N) + 128,
  * computed here term by term (before the decoder's +0.5, rounding down and clamping).
  */
 function textbook(block: Int32Array, n: number): number[] {
@@ -77,7 +78,7 @@ describe("scaled IDCT", () => {
     });
   }
 
-  for (const n of [6, 7, 8]) {
+  for (const n of [5, 6, 7, 8]) {
     it(`${n}/8 at the image's edge writes only the pixels inside it`, () => {
       const idct = new ScaledIdct(n);
       const block = photoLikeBlock(random(100 + n), n);

@@ -76,6 +76,13 @@ const SEVEN_H4 = 0.5 * Math.cos((4 * Math.PI) / 14);
 const SEVEN_H5 = 0.5 * Math.cos((5 * Math.PI) / 14);
 const SEVEN_H6 = 0.5 * Math.cos((6 * Math.PI) / 14);
 
+/** The 5-point IDCT's factors, as SEVEN_H*: 1/2 · C(u) · cos(kπ/10). */
+const FIVE_H0 = 0.5 * Math.SQRT1_2;
+const FIVE_H1 = 0.5 * Math.cos(Math.PI / 10);
+const FIVE_H2 = 0.5 * Math.cos((2 * Math.PI) / 10);
+const FIVE_H3 = 0.5 * Math.cos((3 * Math.PI) / 10);
+const FIVE_H4 = 0.5 * Math.cos((4 * Math.PI) / 10);
+
 /** The 6-point IDCT's factors, the 1/2 of each 1-D pass folded in: 1/2 · C(u) · cos(uπ/12). */
 const SIX_H0 = 0.5 * Math.SQRT1_2;
 const SIX_H1 = 0.5 * Math.cos(Math.PI / 12);
@@ -93,7 +100,7 @@ export class ScaledIdct {
     this.size = size;
     this.table = tableFor(size);
     // Spare entries after the workspace hold one clipped row of pixels (the written-out sizes).
-    this.rows = new Float64Array(size * size + (size >= 6 ? size : 0));
+    this.rows = new Float64Array(size * size + (size >= 5 ? size : 0));
   }
 
   /**
@@ -137,6 +144,10 @@ export class ScaledIdct {
     }
     if (n === 7) {
       this.sevenBySeven(block, plane, stride, x0, y0, w, h);
+      return;
+    }
+    if (n === 5) {
+      this.fiveByFive(block, plane, stride, x0, y0, w, h);
       return;
     }
     if (n === 6) {
@@ -282,6 +293,72 @@ export class ScaledIdct {
       ws[54] = p5;
       ws[55] = p6;
       clippedRow(ws, 49, plane, target, w);
+    }
+  }
+
+  /**
+   * 5 x 5 (a 24 MP photo's 5/8: 5712 or 6000 px wide, the default of recent phones and of most
+   * cameras), written out as sevenBySeven is. With h(k) = 1/2 cos(kπ/10):
+   *   E0 = a + F2 h2 + F4 h4     O0 = F1 h1 + F3 h3
+   *   E1 = a - F2 h4 - F4 h2     O1 = F1 h3 - F3 h1
+   *   E2 = a + (F4 - F2) / 2     a = F0 · 1/2 · √½
+   * and the outputs x, 4 - x are E ± O (the middle one E2).
+   */
+  private fiveByFive(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, w: number, h: number): void {
+    const ws = this.rows;
+    for (let u = 0; u < 5; u++) {
+      const f0 = block[u];
+      const f1 = block[8 + u];
+      const f2 = block[16 + u];
+      const f3 = block[24 + u];
+      const f4 = block[32 + u];
+      block[u] = block[8 + u] = block[16 + u] = block[24 + u] = block[32 + u] = 0;
+      const a = f0 * FIVE_H0;
+      const e0 = a + f2 * FIVE_H2 + f4 * FIVE_H4;
+      const e1 = a - f2 * FIVE_H4 - f4 * FIVE_H2;
+      const o0 = f1 * FIVE_H1 + f3 * FIVE_H3;
+      const o1 = f1 * FIVE_H3 - f3 * FIVE_H1;
+      ws[u] = e0 + o0;
+      ws[20 + u] = e0 - o0;
+      ws[5 + u] = e1 + o1;
+      ws[15 + u] = e1 - o1;
+      ws[10 + u] = a + (f4 - f2) * 0.5;
+    }
+    const full = w === 5;
+    let target = y0 * stride + x0;
+    for (let r = 0; r < h * 5; r += 5, target += stride) {
+      const f0 = ws[r];
+      const f1 = ws[r + 1];
+      const f2 = ws[r + 2];
+      const f3 = ws[r + 3];
+      const f4 = ws[r + 4];
+      // The level shift rides on a: every output gets exactly one.
+      const a = f0 * FIVE_H0 + 128.5;
+      const e0 = a + f2 * FIVE_H2 + f4 * FIVE_H4;
+      const e1 = a - f2 * FIVE_H4 - f4 * FIVE_H2;
+      const o0 = f1 * FIVE_H1 + f3 * FIVE_H3;
+      const o1 = f1 * FIVE_H3 - f3 * FIVE_H1;
+      const p0 = e0 + o0;
+      const p1 = e1 + o1;
+      const p2 = a + (f4 - f2) * 0.5;
+      const p3 = e1 - o1;
+      const p4 = e0 - o0;
+      if (full) {
+        plane[target] = toPixel(p0);
+        plane[target + 1] = toPixel(p1);
+        plane[target + 2] = toPixel(p2);
+        plane[target + 3] = toPixel(p3);
+        plane[target + 4] = toPixel(p4);
+        continue;
+      }
+      // The image's right edge: only the first w pixels exist (5 spare entries after the
+      // workspace hold this row).
+      ws[25] = p0;
+      ws[26] = p1;
+      ws[27] = p2;
+      ws[28] = p3;
+      ws[29] = p4;
+      clippedRow(ws, 25, plane, target, w);
     }
   }
 
