@@ -28,9 +28,10 @@ export async function decodeJpegRgba(bytes: Uint8Array): Promise<Rgba> {
   return { data: image.data, width: image.width, height: image.height };
 }
 
-export async function encodeJpeg(image: Rgba, quality: number): Promise<Uint8Array> {
+/** mozjpeg's JPEG (progressive by default, as mozjpeg writes; `progressive: false` for a baseline file as browsers write). */
+export async function encodeJpeg(image: Rgba, quality: number, { progressive = true } = {}): Promise<Uint8Array> {
   await codecs();
-  return new Uint8Array(await encodeJpegFile({ ...image, colorSpace: "srgb" } as ImageData, { quality }));
+  return new Uint8Array(await encodeJpegFile({ ...image, colorSpace: "srgb" } as ImageData, { quality, progressive }));
 }
 
 /** Bilinear resize of RGBA; with crop, the source is first cut to the target's aspect ratio. */
