@@ -41,11 +41,11 @@ const WHOLE_TOP = 4096;
  * A reduced plane is upsampled along x a plane row at a time into the pair (values 8.8 × 16:
  * bilinear weights in 1/256ths, then ÷ 16 rounded, so the blend along y stays in Int32); each
  * plane row is upsampled once however many working rows read it, and the weights are the
- * bilinear ones along y. A plane at working resolution (reduction 1: every plane of a small
- * photo) is what upsampling would give back exactly, so its row is copied into the top slot as
- * it is and kept whole (WHOLE_TOP, bottom weight 0): no upsampling per pixel.
+ * bilinear ones along y. A plane at working resolution (not reduced at all: a very small
+ * photo's dodge blur or surround) is what upsampling would give back exactly, so its row is
+ * copied into the top slot as it is and kept whole (WHOLE_TOP, bottom weight 0).
  *
- * The three instances live as long as the isolate, reset per page. Made per page, their shape
+ * The two instances (blurred, surround) live as long as the isolate, reset per page. Made per page, their shape
  * (V8 map) died with them at each garbage collection, and the optimised code of the render pass,
  * which depends on it, was thrown away and compiled again for the next photo.
  */
@@ -280,10 +280,9 @@ export function upsampleGrid(grid: Uint8Array, gridWidth: number, gridHeight: nu
   if (gridInk.length < 2 * chunks) gridInk = new Uint8Array(2 * chunks);
   const rows = gridRows;
   const ink = gridInk;
-  // The pair: where each half starts in `rows` (and its chunk marks in `ink`), and which grid
-  // row it holds (-1: none yet).
-  let topAt = 0;
-  let bottomAt = width;
+  // The pair in two slots (slot s: rows[s × width ..] and its chunk marks ink[s × chunks ..]):
+  // the top grid row in topSlot, the bottom one in the other; which grid rows they hold (-1: none yet).
+  let topSlot = 0;
   let topRow = -1;
   let bottomRow = -1;
   for (let y = 0; y < height; y++) {
@@ -291,21 +290,19 @@ export function upsampleGrid(grid: Uint8Array, gridWidth: number, gridHeight: nu
     const bottom = Math.min(top + 1, gridHeight - 1);
     if (topRow !== top) {
       if (bottomRow === top) {
-        // Moving down a grid row: the bottom half becomes the top, rotated, not made again.
-        const at = topAt;
-        topAt = bottomAt;
-        bottomAt = at;
+        // Moving down a grid row: the bottom slot becomes the top one, not made again.
+        topSlot = 1 - topSlot;
         bottomRow = -1;
       } else {
-        upsampleGridRow(grid, top * gridWidth, columns, next, rows, topAt, width, ink, topAt === 0 ? 0 : chunks);
+        upsampleGridRow(grid, top * gridWidth, columns, next, rows, ink, topSlot, width, chunks);
       }
       topRow = top;
     }
     if (bottomRow !== bottom) {
-      upsampleGridRow(grid, bottom * gridWidth, columns, next, rows, bottomAt, width, ink, bottomAt === 0 ? 0 : chunks);
+      upsampleGridRow(grid, bottom * gridWidth, columns, next, rows, ink, 1 - topSlot, width, chunks);
       bottomRow = bottom;
     }
-    blendGridRows(rows, topAt, bottomAt, rowTaps.weight[y], page, y * width, width, ink, topAt === 0 ? 0 : chunks, bottomAt === 0 ? 0 : chunks);
+    blendGridRows(rows, ink, topSlot, rowTaps.weight[y], page, y * width, width, chunks);
   }
 }
 
@@ -314,38 +311,46 @@ const PAPER_CHUNK = 16;
 /** Paper (255) × 256, as upsampleGridRow stores it. */
 const PAPER_FIXED = 255 * 256;
 
-/** The two grid rows upsampleGrid keeps upsampled along x, and their chunk marks, for the isolate's life (grown as needed). */
+/** upsampleGrid's two slots: grid rows upsampled along x, and their chunk marks (kept for the isolate's life, grown as needed). */
 let gridRows = new Int32Array(0);
 let gridInk = new Uint8Array(0);
 
 /**
- * Grid row `from` upsampled along x to width pixels (× 256) into out[at .. at + width), and per
- * chunk of PAPER_CHUNK pixels in ink[inkAt + chunk] whether any cell it reads is not paper.
+ * Grid row `from` upsampled along x to width pixels (× 256) into slot `slot` of `rows`, and per
+ * chunk of PAPER_CHUNK pixels in the slot's `ink` whether any cell it reads is not paper.
  */
-function upsampleGridRow(grid: Uint8Array, from: number, { index, weight }: Taps, next: number, out: Int32Array, at: number, width: number, ink: Uint8Array, inkAt: number): void {
-  for (let x0 = 0, chunk = inkAt; x0 < width; x0 += PAPER_CHUNK, chunk++) {
+function upsampleGridRow(grid: Uint8Array, from: number, { index, weight }: Taps, next: number, rows: Int32Array, ink: Uint8Array, slot: number, width: number, chunks: number): void {
+  const at = slot * width;
+  for (let x0 = 0, chunk = slot * chunks; x0 < width; x0 += PAPER_CHUNK, chunk++) {
     const x1 = Math.min(width, x0 + PAPER_CHUNK);
     let reads = 0;
     for (let i = from + index[x0], last = from + index[x1 - 1] + next; i <= last; i++) reads |= grid[i] ^ 255;
     ink[chunk] = reads === 0 ? 0 : 1;
     if (reads === 0) {
-      for (let x = x0; x < x1; x++) out[at + x] = PAPER_FIXED;
+      for (let x = x0; x < x1; x++) rows[at + x] = PAPER_FIXED;
       continue;
     }
     for (let x = x0; x < x1; x++) {
       const i = from + index[x];
       const wx = weight[x];
-      out[at + x] = grid[i] * (256 - wx) + grid[i + next] * wx;
+      rows[at + x] = grid[i] * (256 - wx) + grid[i + next] * wx;
     }
   }
 }
 
-/** One page row: the upsampled grid rows at topAt and bottomAt blended by wy / 256, rounded; chunks neither marks are paper. */
-function blendGridRows(rows: Int32Array, topAt: number, bottomAt: number, wy: number, page: Uint8Array, at: number, width: number, ink: Uint8Array, topInkAt: number, bottomInkAt: number): void {
+/**
+ * One page row: the grid rows in topSlot and the other slot blended by wy / 256, rounded; the
+ * chunks neither slot marks are paper.
+ */
+function blendGridRows(rows: Int32Array, ink: Uint8Array, topSlot: number, wy: number, page: Uint8Array, at: number, width: number, chunks: number): void {
   const wTop = 256 - wy;
+  const topAt = topSlot * width;
+  const bottomAt = (1 - topSlot) * width;
+  const topInk = topSlot * chunks;
+  const bottomInk = (1 - topSlot) * chunks;
   for (let x0 = 0, chunk = 0; x0 < width; x0 += PAPER_CHUNK, chunk++) {
     const x1 = Math.min(width, x0 + PAPER_CHUNK);
-    if ((ink[topInkAt + chunk] | ink[bottomInkAt + chunk]) === 0) {
+    if ((ink[topInk + chunk] | ink[bottomInk + chunk]) === 0) {
       for (let x = x0; x < x1; x++) page[at + x] = 255;
       continue;
     }
@@ -360,10 +365,10 @@ function blendGridRows(rows: Int32Array, topAt: number, bottomAt: number, wy: nu
  * pixel reads one new column (three values of the smoothed plane, read in place) and the blurred
  * and surround pairs. Those pairs are in the one `rows` buffer and the constants come from one
  * settings object: with eight row arrays and 23 parameters the same loop was about a sixth
- * slower (render stage of a 2560 x 1600 photo 108 → 90 ms, all planes reduced there). Indices and the integer sums are
- * truncated (`| 0`, Math.imul), which they never need (a row is at most 3300 wide, a product at
- * most 2^28): without it, V8 checks every addition and product for overflow (the render stage
- * of a 512 px photo 4.00 → 3.84 ms, the same page).
+ * slower (render stage of a 2560 x 1600 photo 108 → 90 ms, all planes reduced there). Indices
+ * and the integer sums are truncated (`| 0`, Math.imul), which they never need (a row is at most
+ * 3300 wide, a product at most 2^28): without it, V8 checks every addition and product for
+ * overflow (the render stage of a 512 px photo 4.00 → 3.84 ms, the same page).
  */
 function pageRow(
   page: Uint8Array,
