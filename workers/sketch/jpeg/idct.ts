@@ -94,13 +94,15 @@ export class ScaledIdct {
   readonly size: number;
   private readonly table: Float64Array;
   private readonly rows: Float64Array;
+  /** A written-out size's block that the image's edge cuts is drawn here whole, then copied in part. */
+  private readonly edgeBlock: Uint8Array;
 
   constructor(size: number) {
     if (!(size >= 1 && size <= 8)) throw new RangeError(`IDCT size ${size} is not 1..8`);
     this.size = size;
     this.table = tableFor(size);
-    // Spare entries after the workspace hold one clipped row of pixels (the written-out sizes).
-    this.rows = new Float64Array(size * size + (size >= 5 ? size : 0));
+    this.rows = new Float64Array(size * size);
+    this.edgeBlock = new Uint8Array(size * size);
   }
 
   /**
@@ -131,27 +133,30 @@ export class ScaledIdct {
       // DC only: one grey for the whole block (the most common block in smooth areas).
       const sum = 128.5 + table[0] * (block[0] * table[0]);
       block[0] = 0;
-      const value = sum <= 0 ? 0 : sum >= 255 ? 255 : sum | 0;
+      const value = toPixel(sum);
       // Plain stores: a fill() call per row of 6-8 pixels costs more than the pixels.
       for (let y = 0, row = y0 * stride + x0; y < h; y++, row += stride) {
         for (let x = 0; x < w; x++) plane[row + x] = value;
       }
       return;
     }
-    if (n === 8) {
-      this.fullSize(block, plane, stride, x0, y0, w, h);
-      return;
-    }
-    if (n === 7) {
-      this.sevenBySeven(block, plane, stride, x0, y0, w, h);
-      return;
-    }
-    if (n === 5) {
-      this.fiveByFive(block, plane, stride, x0, y0, w, h);
-      return;
-    }
-    if (n === 6) {
-      this.sixBySix(block, plane, stride, x0, y0, w, h);
+    if (n >= 5) {
+      // The written-out sizes draw whole blocks. A block the image's right or bottom edge cuts
+      // (one column and one row of blocks) is drawn whole into edgeBlock and its part inside
+      // the image copied: no edge tests in their loops.
+      const whole = w === n && h === n;
+      const out = whole ? plane : this.edgeBlock;
+      const outStride = whole ? stride : n;
+      const target = whole ? y0 * stride + x0 : 0;
+      if (n === 8) this.fullSize(block, out, outStride, target);
+      else if (n === 7) this.sevenBySeven(block, out, outStride, target);
+      else if (n === 6) this.sixBySix(block, out, outStride, target);
+      else this.fiveByFive(block, out, outStride, target);
+      if (!whole) {
+        for (let y = 0; y < h; y++) {
+          for (let x = 0; x < w; x++) plane[(y0 + y) * stride + x0 + x] = out[y * n + x];
+        }
+      }
       return;
     }
 
@@ -201,10 +206,10 @@ export class ScaledIdct {
         for (let v = 0; v < rowCount; v += 2) even += table[t + v] * rows[v * n + x];
         for (let v = 1; v < rowCount; v += 2) odd += table[t + v] * rows[v * n + x];
         const upper = even + odd;
-        plane[top + x] = upper <= 0 ? 0 : upper >= 255 ? 255 : upper | 0;
+        plane[top + x] = toPixel(upper);
         if (bottom >= 0) {
           const lower = even - odd;
-          plane[bottom + x] = lower <= 0 ? 0 : lower >= 255 ? 255 : lower | 0;
+          plane[bottom + x] = toPixel(lower);
         }
       }
     }
@@ -222,7 +227,7 @@ export class ScaledIdct {
    * 760 (a 12 MP photo's decode 165 → 106 ms; its pages the same). Same sums in another order
    * than the general path (a last-bit difference can move a pixel by one level).
    */
-  private sevenBySeven(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, w: number, h: number): void {
+  private sevenBySeven(block: Int32Array, plane: Uint8Array, stride: number, target: number): void {
     const ws = this.rows;
     for (let u = 0; u < 7; u++) {
       const f0 = block[u];
@@ -248,9 +253,7 @@ export class ScaledIdct {
       ws[28 + u] = e2 - o2;
       ws[21 + u] = a + (f4 - f2 - f6) * 0.5;
     }
-    const full = w === 7;
-    let target = y0 * stride + x0;
-    for (let r = 0; r < h * 7; r += 7, target += stride) {
+    for (let r = 0; r < 49; r += 7, target += stride) {
       const f0 = ws[r];
       const f1 = ws[r + 1];
       const f2 = ws[r + 2];
@@ -266,45 +269,24 @@ export class ScaledIdct {
       const o0 = f1 * SEVEN_H1 + f3 * SEVEN_H3 + f5 * SEVEN_H5;
       const o1 = f1 * SEVEN_H3 - f3 * SEVEN_H5 - f5 * SEVEN_H1;
       const o2 = f1 * SEVEN_H5 - f3 * SEVEN_H1 + f5 * SEVEN_H3;
-      const p0 = e0 + o0;
-      const p1 = e1 + o1;
-      const p2 = e2 + o2;
-      const p3 = a + (f4 - f2 - f6) * 0.5;
-      const p4 = e2 - o2;
-      const p5 = e1 - o1;
-      const p6 = e0 - o0;
-      if (full) {
-        plane[target] = toPixel(p0);
-        plane[target + 1] = toPixel(p1);
-        plane[target + 2] = toPixel(p2);
-        plane[target + 3] = toPixel(p3);
-        plane[target + 4] = toPixel(p4);
-        plane[target + 5] = toPixel(p5);
-        plane[target + 6] = toPixel(p6);
-        continue;
-      }
-      // The image's right edge: only the first w pixels exist (7 spare entries after the
-      // workspace hold this row).
-      ws[49] = p0;
-      ws[50] = p1;
-      ws[51] = p2;
-      ws[52] = p3;
-      ws[53] = p4;
-      ws[54] = p5;
-      ws[55] = p6;
-      clippedRow(ws, 49, plane, target, w);
+      plane[target] = toPixel(e0 + o0);
+      plane[target + 1] = toPixel(e1 + o1);
+      plane[target + 2] = toPixel(e2 + o2);
+      plane[target + 3] = toPixel(a + (f4 - f2 - f6) * 0.5);
+      plane[target + 4] = toPixel(e2 - o2);
+      plane[target + 5] = toPixel(e1 - o1);
+      plane[target + 6] = toPixel(e0 - o0);
     }
   }
 
   /**
-   * 5 x 5 (a 24 MP photo's 5/8: 5712 or 6000 px wide, the default of recent phones and of most
-   * cameras), written out as sevenBySeven is. With h(k) = 1/2 cos(kπ/10):
+   * 5 x 5 (a 24 MP camera photo's 5/8: 6000 px wide), written out as sevenBySeven is. With h(k) = 1/2 cos(kπ/10):
    *   E0 = a + F2 h2 + F4 h4     O0 = F1 h1 + F3 h3
    *   E1 = a - F2 h4 - F4 h2     O1 = F1 h3 - F3 h1
    *   E2 = a + (F4 - F2) / 2     a = F0 · 1/2 · √½
    * and the outputs x, 4 - x are E ± O (the middle one E2).
    */
-  private fiveByFive(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, w: number, h: number): void {
+  private fiveByFive(block: Int32Array, plane: Uint8Array, stride: number, target: number): void {
     const ws = this.rows;
     for (let u = 0; u < 5; u++) {
       const f0 = block[u];
@@ -324,9 +306,7 @@ export class ScaledIdct {
       ws[15 + u] = e1 - o1;
       ws[10 + u] = a + (f4 - f2) * 0.5;
     }
-    const full = w === 5;
-    let target = y0 * stride + x0;
-    for (let r = 0; r < h * 5; r += 5, target += stride) {
+    for (let r = 0; r < 25; r += 5, target += stride) {
       const f0 = ws[r];
       const f1 = ws[r + 1];
       const f2 = ws[r + 2];
@@ -338,27 +318,11 @@ export class ScaledIdct {
       const e1 = a - f2 * FIVE_H4 - f4 * FIVE_H2;
       const o0 = f1 * FIVE_H1 + f3 * FIVE_H3;
       const o1 = f1 * FIVE_H3 - f3 * FIVE_H1;
-      const p0 = e0 + o0;
-      const p1 = e1 + o1;
-      const p2 = a + (f4 - f2) * 0.5;
-      const p3 = e1 - o1;
-      const p4 = e0 - o0;
-      if (full) {
-        plane[target] = toPixel(p0);
-        plane[target + 1] = toPixel(p1);
-        plane[target + 2] = toPixel(p2);
-        plane[target + 3] = toPixel(p3);
-        plane[target + 4] = toPixel(p4);
-        continue;
-      }
-      // The image's right edge: only the first w pixels exist (5 spare entries after the
-      // workspace hold this row).
-      ws[25] = p0;
-      ws[26] = p1;
-      ws[27] = p2;
-      ws[28] = p3;
-      ws[29] = p4;
-      clippedRow(ws, 25, plane, target, w);
+      plane[target] = toPixel(e0 + o0);
+      plane[target + 1] = toPixel(e1 + o1);
+      plane[target + 2] = toPixel(a + (f4 - f2) * 0.5);
+      plane[target + 3] = toPixel(e1 - o1);
+      plane[target + 4] = toPixel(e0 - o0);
     }
   }
 
@@ -371,7 +335,7 @@ export class ScaledIdct {
    * tests for zero coefficients (at 6/8 most blocks of a photo have them all through, and the
    * branches cost more than the products they would save).
    */
-  private sixBySix(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, w: number, h: number): void {
+  private sixBySix(block: Int32Array, plane: Uint8Array, stride: number, target: number): void {
     const ws = this.rows;
     for (let u = 0; u < 6; u++) {
       const f0 = block[u];
@@ -398,9 +362,7 @@ export class ScaledIdct {
       ws[12 + u] = e2 + o2;
       ws[18 + u] = e2 - o2;
     }
-    const full = w === 6;
-    let target = y0 * stride + x0;
-    for (let r = 0; r < h * 6; r += 6, target += stride) {
+    for (let r = 0; r < 36; r += 6, target += stride) {
       const f0 = ws[r];
       const f1 = ws[r + 1];
       const f2 = ws[r + 2];
@@ -418,30 +380,12 @@ export class ScaledIdct {
       const o0 = f1 * SIX_H1 + t3 + f5 * SIX_H5;
       const o1 = (f1 - f3 - f5) * SIX_H3;
       const o2 = f1 * SIX_H5 - t3 + f5 * SIX_H1;
-      const p0 = e0 + o0;
-      const p1 = e1 + o1;
-      const p2 = e2 + o2;
-      const p3 = e2 - o2;
-      const p4 = e1 - o1;
-      const p5 = e0 - o0;
-      if (full) {
-        plane[target] = toPixel(p0);
-        plane[target + 1] = toPixel(p1);
-        plane[target + 2] = toPixel(p2);
-        plane[target + 3] = toPixel(p3);
-        plane[target + 4] = toPixel(p4);
-        plane[target + 5] = toPixel(p5);
-        continue;
-      }
-      // The image's right edge: only the first w pixels exist (6 spare entries after the
-      // workspace hold this row).
-      ws[36] = p0;
-      ws[37] = p1;
-      ws[38] = p2;
-      ws[39] = p3;
-      ws[40] = p4;
-      ws[41] = p5;
-      clippedRow(ws, 36, plane, target, w);
+      plane[target] = toPixel(e0 + o0);
+      plane[target + 1] = toPixel(e1 + o1);
+      plane[target + 2] = toPixel(e2 + o2);
+      plane[target + 3] = toPixel(e2 - o2);
+      plane[target + 4] = toPixel(e1 - o1);
+      plane[target + 5] = toPixel(e0 - o0);
     }
   }
 
@@ -450,7 +394,7 @@ export class ScaledIdct {
    * to right. No tests for zero columns or rows: blocks that are not DC-only (run() takes those)
    * mostly have several, and the branches cost more than the arithmetic they would skip.
    */
-  private fullSize(block: Int32Array, plane: Uint8Array, stride: number, x0: number, y0: number, w: number, h: number): void {
+  private fullSize(block: Int32Array, plane: Uint8Array, stride: number, target: number): void {
     const ws = this.rows;
     for (let u = 0; u < 8; u++) {
       // Even part (inputs 0, 2, 4, 6).
@@ -491,9 +435,7 @@ export class ScaledIdct {
       ws[32 + u] = e3 + o4;
       ws[24 + u] = e3 - o4;
     }
-    const full = w === 8;
-    let target = y0 * stride + x0;
-    for (let r = 0; r < h * 8; r += 8, target += stride) {
+    for (let r = 0; r < 64; r += 8, target += stride) {
       const sum04 = ws[r] + ws[r + 4];
       const diff04 = ws[r] - ws[r + 4];
       const sum26 = ws[r + 2] + ws[r + 6];
@@ -513,36 +455,14 @@ export class ScaledIdct {
       const o6 = AAN_MINUS_C2_PLUS_C6 * z10 + z5 - o7;
       const o5 = o11 - o6;
       const o4 = AAN_C2_MINUS_C6 * z12 - z5 + o5;
-      const p0 = e0 + o7;
-      const p1 = e1 + o6;
-      const p2 = e2 + o5;
-      const p3 = e3 - o4;
-      const p4 = e3 + o4;
-      const p5 = e2 - o5;
-      const p6 = e1 - o6;
-      const p7 = e0 - o7;
-      if (full) {
-        plane[target] = toPixel(p0);
-        plane[target + 1] = toPixel(p1);
-        plane[target + 2] = toPixel(p2);
-        plane[target + 3] = toPixel(p3);
-        plane[target + 4] = toPixel(p4);
-        plane[target + 5] = toPixel(p5);
-        plane[target + 6] = toPixel(p6);
-        plane[target + 7] = toPixel(p7);
-        continue;
-      }
-      // The image's right edge: only the first w pixels exist (8 spare entries after the
-      // workspace hold this row).
-      ws[64] = p0;
-      ws[65] = p1;
-      ws[66] = p2;
-      ws[67] = p3;
-      ws[68] = p4;
-      ws[69] = p5;
-      ws[70] = p6;
-      ws[71] = p7;
-      clippedRow(ws, 64, plane, target, w);
+      plane[target] = toPixel(e0 + o7);
+      plane[target + 1] = toPixel(e1 + o6);
+      plane[target + 2] = toPixel(e2 + o5);
+      plane[target + 3] = toPixel(e3 - o4);
+      plane[target + 4] = toPixel(e3 + o4);
+      plane[target + 5] = toPixel(e2 - o5);
+      plane[target + 6] = toPixel(e1 - o6);
+      plane[target + 7] = toPixel(e0 - o7);
     }
   }
 }
@@ -550,9 +470,4 @@ export class ScaledIdct {
 /** A pixel of the plane from its value with the level shift and the 0.5 of rounding added. */
 function toPixel(value: number): number {
   return value <= 0 ? 0 : value >= 255 ? 255 : value | 0;
-}
-
-/** The first w values at ws[at ..] as pixels at plane[target ..] (a row cut by the image's edge). */
-function clippedRow(ws: Float64Array, at: number, plane: Uint8Array, target: number, w: number): void {
-  for (let x = 0; x < w; x++) plane[target + x] = toPixel(ws[at + x]);
 }
