@@ -307,12 +307,14 @@ if (!existsSync(portrait)) {
 }
 photos.push({ label: "12 MP portrait: the same, turned (made here)", path: portrait, large: true });
 // The 12 MP photo as the Worker receives it from the upload page, which shrinks every photo over
-// print size in the browser (app/lib/prepare-photo.ts): 3300 px on the long edge, a baseline JPEG
-// at quality 92 as the browser's canvas encoder writes it.
+// print size in the browser (app/lib/prepare-photo.ts, whose size and quality these are): a
+// baseline JPEG, as the browser's canvas encoder writes it.
 const uploaded = join(out, "twelve-mp-as-uploaded.jpg");
 if (!existsSync(uploaded)) {
   const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(twelve)));
-  writeFileSync(uploaded, await codecs.encodeJpeg(codecs.resizeRgba(image, 3300, 2475), 92, { progressive: false }));
+  const { width, height } = codecs.uploadSize(image, "image/jpeg");
+  const quality = Math.round(codecs.UPLOAD_JPEG_QUALITY * 100);
+  writeFileSync(uploaded, await codecs.encodeJpeg(codecs.resizeRgba(image, width, height), quality, { progressive: false }));
 }
 photos.push({ label: "12 MP as the upload page sends it: 3300 px, baseline (made here)", path: uploaded, large: true });
 

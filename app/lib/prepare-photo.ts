@@ -9,7 +9,8 @@
  */
 import { MAX_PNG_WEBP_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "./constants";
 
-const JPEG_QUALITY = 0.92;
+/** The browser's JPEG quality for a shrunk photo (the benchmark makes its upload-sized photo with it). */
+export const JPEG_QUALITY = 0.92;
 
 export interface PhotoSize {
   width: number;
