@@ -280,7 +280,8 @@ export class ScaledIdct {
   }
 
   /**
-   * 5 x 5 (a 24 MP camera photo's 5/8: 6000 px wide), written out as sevenBySeven is. With h(k) = 1/2 cos(kπ/10):
+   * 5 x 5 (a 24 MP camera photo's 5/8: 6000 px wide), written out as sevenBySeven is. With
+   * h(k) = 1/2 cos(kπ/10):
    *   E0 = a + F2 h2 + F4 h4     O0 = F1 h1 + F3 h3
    *   E1 = a - F2 h4 - F4 h2     O1 = F1 h3 - F3 h1
    *   E2 = a + (F4 - F2) / 2     a = F0 · 1/2 · √½
