@@ -4,8 +4,10 @@ Prints JSON, best of `repeats` runs each:
   decode_ms:    libjpeg-turbo straight to grey at full size
   reference_ms: the TOOLCHAIN.md reference at the photo's full resolution, from the grey plane:
                 invert -> GaussianBlur(sigma = long edge / 200) -> divide (dodge) + Sobel magnitude
-  job_ms:       what our kernel does, from the full grey plane: INTER_AREA resize to <= 3300 px,
-                edge smoothing, the dodge, Sobel, the surround plane, levels, then the colouring-page
+  job_ms:       what our kernel does, from the full grey plane: the tone curve's histogram and the
+                noise estimate (which sets the smoothing, as edgeSigmaFor does), INTER_AREA resize
+                to <= 3300 px, the tone curve as a LUT, edge smoothing, the dodge, Sobel, the
+                surround plane (sigma 4 x max(2, edge sigma), as ours), levels, then the colouring-page
                 stages (coarse outlines by Canny, hysteresis binarise with connected components,
                 strokes by size and reach, 3x3 dilation)
   (whole_ms and whole_cpu_ms are no longer printed here: see --serve)
@@ -41,17 +43,69 @@ def recipe(grey):
     return dodge, magnitude
 
 
+# Immerkær's noise mask (workers/sketch/kernel/noise.ts), which cancels edges and gradients:
+# [1 -2 1] down the columns times [1 -2 1] along the rows.
+NOISE_KERNEL = np.array([1, -2, 1], np.float32)
+
+
+def tone_curve(grey):
+    """tone.ts: the 1 %, 50 % and 99 % greys of every second row (every few of a large photo),
+    stretched (gain <= 3), then a gamma that lifts a median still under mid-grey; a 256-entry table."""
+    counts = np.cumsum(cv2.calcHist([grey[:: sample_step(grey)]], [0], None, [256], [0, 256]).ravel())
+    low, median, high = np.searchsorted(counts, np.array([0.01, 0.5, 0.99]) * counts[-1], side="right")
+    gain = min(3.0, 255 / max(1, int(high) - int(low)))
+    stretched = np.clip((np.arange(256) - (int(low) + int(high)) / 2) * gain + 127.5, 0, 255) / 255
+    lifted = stretched[median]
+    gamma = max(0.5, np.log(0.5) / np.log(max(lifted, 1e-3))) if 0 < lifted < 0.5 else 1.0
+    return np.round(255 * stretched**gamma).astype(np.uint8)
+
+
+def noise_of(grey):
+    """noise.ts: the noise's standard deviation in grey levels, from the mask's mean absolute response."""
+    h, w = grey.shape
+    if h < 3 or w < 3:
+        return 0.0
+    # The rows our estimate reads: every second (the mask over the whole image, one call, then
+    # every second row of its response), or every few of a large photo (those rows with their
+    # neighbours above and below stacked, the middle of each triplet kept). The mask is separable.
+    step = sample_step(grey)
+    if step == 2:
+        response = cv2.sepFilter2D(grey, cv2.CV_16S, NOISE_KERNEL, NOISE_KERNEL)[1:-1:2, 1:-1]
+    else:
+        rows = np.arange(1, h - 1, step)
+        triplets = grey[(rows[:, None] + np.array([-1, 0, 1])).ravel()]
+        response = cv2.sepFilter2D(triplets, cv2.CV_16S, NOISE_KERNEL, NOISE_KERNEL)[1::3, 1:-1]
+    return np.sqrt(np.pi / 2) * cv2.norm(response, cv2.NORM_L1) / (6 * response.size)
+
+
+def sample_step(grey):
+    """tone.ts and noise.ts read every second row, every few of a large photo (about 1 MP)."""
+    h, w = grey.shape
+    return max(2, (w * h) // 1_000_000)
+
+
+def edge_sigma_for(w, h, noise):
+    """scale.ts edgeSigmaFor at the standard level: more smoothing on a noisy photo; under 1, none."""
+    long_edge = max(w, h)
+    sigma = min(6.0, long_edge / 250, 1.3 * max(long_edge / 1100, noise * 0.15))
+    return sigma if sigma >= 1 else 0.0
+
+
 def job(grey):
     h, w = grey.shape
+    lut = tone_curve(grey)
+    noise = noise_of(grey)
     scale = min(1.0, PRINT_LONG_EDGE / max(w, h))
     if scale < 1:
         grey = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        noise *= scale  # averaging n x n pixels divides the noise by n
+    grey = cv2.LUT(grey, lut)
     h, w = grey.shape
-    edge_sigma = max(1.0, 1.3 * max(w, h) / 1100)
-    smoothed = cv2.GaussianBlur(grey, (0, 0), edge_sigma)
+    edge_sigma = edge_sigma_for(w, h, noise)
+    smoothed = cv2.GaussianBlur(grey, (0, 0), edge_sigma) if edge_sigma > 0 else grey
     dodge, magnitude = recipe(smoothed)
-    magnitude *= edge_sigma / 8
-    surround = cv2.GaussianBlur(magnitude, (0, 0), 4 * edge_sigma)
+    magnitude *= max(1.0, edge_sigma) / 8
+    surround = cv2.GaussianBlur(magnitude, (0, 0), 4 * max(2.0, edge_sigma))
     edge = np.clip((magnitude - 0.7 * surround - 70) * (0.9 / 150), 0, 0.9)
     levels = cv2.convertScaleAbs(dodge, alpha=255 / 116, beta=-120 * 255 / 116) + 0.45 * surround
     page = np.clip(levels * (1 - edge), 0, 255).astype(np.uint8)
