@@ -149,10 +149,22 @@ function opencvKernel(path, repeats) {
 }
 
 /**
+ * Runs a side per round for a job of `jobMs`: about ROUND_MS of work, 3 to 20 runs. A photo
+ * under 1 MP (a 7-20 ms job) gets 100 timed runs a side: with 15, as before, its ratio moved by
+ * up to 0.5 from one bench to the next (the cat: 0.81x, then 1.37x), as a slow spell of the
+ * machine could take most of one side's few runs. A 2560 px photo keeps 15.
+ */
+const ROUND_MS = 200;
+function runsPerRound(jobMs) {
+  return Math.max(3, Math.min(20, Math.round(ROUND_MS / jobMs)));
+}
+
+/**
  * Our same job and OpenCV's, timed in alternating rounds (ours `perRound` runs, then OpenCV's
- * `perRound`, `rounds` times) after our warm-up and OpenCV's one untimed run: 15 timed runs a
- * side for a small photo, whose job varies by a third from run to run with the collector's and
- * compiler's background work; 3 for photos of 5120 px and up, which vary by a few per cent.
+ * `perRound`, `rounds` times) after our warm-up and OpenCV's one untimed run: 5 rounds of
+ * runsPerRound for photos under 5120 px, whose jobs vary by a third from run to run with the
+ * collector's and compiler's background work; 3 rounds of 1 for photos of 5120 px and up, which
+ * vary by a few per cent.
  *
  * Why alternate: this machine has phases of several seconds in which every job, ours and
  * OpenCV's alike, runs 20-50 % slower. Timed minutes apart, as the bench did before, one side
@@ -163,7 +175,7 @@ function opencvKernel(path, repeats) {
  */
 async function sameJobRounds(photo, bytes, opencv) {
   const peak_mb = await warmUp(bytes);
-  const { rounds, perRound } = photo.large ? { rounds: 3, perRound: 1 } : { rounds: 5, perRound: 3 };
+  const { rounds, perRound } = photo.large ? { rounds: 3, perRound: 1 } : { rounds: 5, perRound: runsPerRound((await timedRuns(bytes, 1)).timing.total_ms) };
   let ours = null;
   const cv = opencv ? { version: opencv.version, wall_ms: Infinity, cpu_ms: Infinity, roundRatios: [] } : null;
   for (let round = 0; round < rounds; round++) {
@@ -411,7 +423,7 @@ if (!speedOnly) console.log("  + wasm memory of the job alone in a fresh process
 const compared = rows.filter((r) => r.cv);
 if (compared.length) {
   console.log(`\nThe whole same job, file to PNG, against OpenCV ${compared[0].cv.version} with cv2.setNumThreads(1) (bench/opencv_recipe.py --serve); ratio > 1 = ours faster`);
-  console.log("Both sides timed in alternating rounds (5 rounds of 3 runs a side, 3 of 1 for photos of 5120 px and up), best of each side;");
+  console.log("Both sides timed in alternating rounds (5 rounds of 3-20 runs a side, about 200 ms of our job each; 3 of 1 for photos of 5120 px and up), best of each side;");
   console.log("wall = elapsed time (what a customer waits on an idle machine); CPU = the process's CPU time, steady when the machine is shared;");
   console.log("rounds = the least and greatest of the rounds' own CPU ratios");
   console.log(["photo".padEnd(44), "ours wall", "cv wall", "ratio", "ours CPU", "cv CPU", "CPU ratio", "rounds", "+ score", "our kernel*", "cv job*", "ratio*"].map((h, i) => (i === 0 ? h : pad(h, 12))).join(""));
