@@ -393,7 +393,7 @@ for (const row of rows) {
 }
 
 const pad = (value, width) => String(value).padStart(width);
-console.log("\nSketch job per stage, as the Worker runs it (Node " + process.version + ", one thread; best of 15 runs (3 for photos of 5120 px and up), in rounds with OpenCV's (below), after a warm-up of 1.5 s of runs; MP/s of the decoded plane)");
+console.log("\nSketch job per stage, as the Worker runs it (Node " + process.version + ", one thread; best of the runs timed against OpenCV below (15-100; 3 for photos of 5120 px and up), in rounds with OpenCV's (below), after a warm-up of 1.5 s of runs; MP/s of the decoded plane)");
 console.log(
   ["photo".padEnd(44), "size", "decode", "resize", "kernel", "encode", "total", "kernel MP/s", "peak MB", "score"]
     .map((h, i) => (i === 0 ? h : pad(h, i === 1 ? 10 : 11)))
