@@ -120,9 +120,12 @@ function fiveTapGaussianInPlace(plane: FixedPlane, sigma: number): void {
   // samples alone fall 5 % short at σ 0.95, where the cut at ±2 bites.
   const farPerNear = Math.exp(-3 / (2 * sigma * sigma));
   const near = (sigma * sigma) / (2 + 8 * farPerNear);
-  const weightNear = Math.round(FIVE_TAP_ONE * near);
-  const weightFar = Math.round(FIVE_TAP_ONE * near * farPerNear);
-  const weightCentre = FIVE_TAP_ONE - 2 * weightNear - 2 * weightFar;
+  // Typed as integers (| 0; to V8 Math.round's result is a double): the passes then multiply
+  // and add in Int32 (Math.imul), not in doubles converted back for the shift. The sums never
+  // leave Int32: the weights total 4096, so a sum is at most 4096 × 65535 < 2^31.
+  const weightNear = Math.round(FIVE_TAP_ONE * near) | 0;
+  const weightFar = Math.round(FIVE_TAP_ONE * near * farPerNear) | 0;
+  const weightCentre = (FIVE_TAP_ONE - 2 * weightNear - 2 * weightFar) | 0;
   for (let y = 0; y < height; y++) fiveTapRow(data, scratch, y * width, width, weightCentre, weightNear, weightFar);
   for (let y = 0; y < height; y++) fiveTapColumnRow(scratch, data, y, width, height, weightCentre, weightNear, weightFar);
 }
@@ -140,8 +143,8 @@ function fiveTapRow(src: Uint16Array, dst: Uint16Array, row: number, width: numb
   const interiorEnd = width - 2;
   let x = 0;
   for (; x < interiorEnd; x++) {
-    const e = src[row + x + 2];
-    dst[row + x] = (far * (a + e) + near * (b + d) + centre * c + 2048) >> 12;
+    const e = src[(row + x + 2) | 0];
+    dst[(row + x) | 0] = (Math.imul(far, (a + e) | 0) + Math.imul(near, (b + d) | 0) + Math.imul(centre, c) + 2048) >> 12;
     a = b;
     b = c;
     c = d;
@@ -165,7 +168,11 @@ function fiveTapColumnRow(src: Uint16Array, dst: Uint16Array, y: number, width: 
   const r2 = y * width;
   const r3 = Math.min(last, y + 1) * width;
   const r4 = Math.min(last, y + 2) * width;
-  for (let x = 0; x < width; x++) dst[r2 + x] = (far * (src[r0 + x] + src[r4 + x]) + near * (src[r1 + x] + src[r3 + x]) + centre * src[r2 + x] + 2048) >> 12;
+  for (let x = 0; x < width; x++) {
+    const outer = (src[(r0 + x) | 0] + src[(r4 + x) | 0]) | 0;
+    const inner = (src[(r1 + x) | 0] + src[(r3 + x) | 0]) | 0;
+    dst[(r2 + x) | 0] = (Math.imul(far, outer) + Math.imul(near, inner) + Math.imul(centre, src[(r2 + x) | 0]) + 2048) >> 12;
+  }
 }
 
 /** Means of factor × factor blocks (a partial block at the right or bottom averages what it has). */
