@@ -88,12 +88,20 @@ export function coarseOutlines(smoothed: FixedPlane, edgeSigma: number, tuning: 
   const weak = (tuning.outlineLow / toStepHeight) ** 2;
   const squared = new Float32Array(width * height);
   for (let y = 1; y < height - 1; y++) squaredGradientRow(coarse.data, squared, y * width, width);
-  // Thin to the ridge of the gradient (1 = weak candidate, 2 = strong), then follow the weak
-  // candidates out from the strong ones.
-  let strongCount = 0;
-  for (let y = 2; y < height - 2; y++) strongCount += ridgeRow(coarse.data, squared, outline, y * width, width, weak, strong);
-  if (strongCount > 0) followFromStrong(outline, width, strongCount);
-  keepFollowed(outline);
+  // Thin to the ridge of the gradient (1 = weak candidate, 2 = strong), listing the candidates,
+  // then follow the weak ones out from the strong ones. The list (a tenth of the cells or fewer)
+  // is all the later steps read: no more walks over the whole grid.
+  let count = 0;
+  for (let y = 2; y < height - 2; y++) {
+    if (candidates.length < count + width) {
+      const grown = new Int32Array(Math.max(2 * candidates.length, count + width));
+      grown.set(candidates.subarray(0, count));
+      candidates = grown;
+    }
+    count = ridgeRow(coarse.data, squared, outline, y * width, width, weak, strong, candidates, count);
+  }
+  followFromStrong(outline, width, candidates, count);
+  keepFollowed(outline, candidates, count);
   return { data: outline, width, height, scale, joined: halfGrid };
 }
 
@@ -126,14 +134,19 @@ function squaredGradientRow(data: Uint16Array, squared: Float32Array, row: numbe
 }
 
 /**
+ * The candidates' indices, listed by ridgeRow (kept for the isolate's life, grown as needed; a
+ * row adds at most its width).
+ */
+let candidates = new Int32Array(0);
+
+/**
  * Non-maximum suppression of one row (2 px from the border): a pixel stays a candidate when its
  * gradient is at least weak and not below either neighbour across the edge (strictly above the
  * one before, so a flat-topped ridge gives one pixel, not two). The direction is worked out only
  * for those few pixels: the gradient is quantised to horizontal, vertical or a diagonal.
- * Returns how many strong ones the row has.
+ * Appends the row's candidates to `listed` from `count` on; returns the new count.
  */
-function ridgeRow(data: Uint16Array, squared: Float32Array, outline: Uint8Array, row: number, width: number, weak: number, strong: number): number {
-  let strongCount = 0;
+function ridgeRow(data: Uint16Array, squared: Float32Array, outline: Uint8Array, row: number, width: number, weak: number, strong: number, listed: Int32Array, count: number): number {
   for (let i = row + 2, end = row + width - 2; i < end; i++) {
     const m = squared[i];
     if (m < weak) continue;
@@ -145,45 +158,43 @@ function ridgeRow(data: Uint16Array, squared: Float32Array, outline: Uint8Array,
     const ay = gy < 0 ? -gy : gy;
     const step = ay * 256 <= ax * TAN_22_5 ? 1 : ax * 256 <= ay * TAN_22_5 ? width : (gx > 0) === (gy > 0) ? width + 1 : width - 1;
     if (m <= squared[i - step] || m < squared[i + step]) continue;
-    if (m >= strong) {
-      outline[i] = 2;
-      strongCount++;
-    } else {
-      outline[i] = 1;
-    }
+    outline[i] = m >= strong ? 2 : 1;
+    listed[count++] = i;
   }
-  return strongCount;
+  return count;
 }
 
-/** Hysteresis: weak candidates 8-connected to a strong one, directly or through others, become 3. */
-function followFromStrong(outline: Uint8Array, width: number, strongCount: number): void {
-  // Each pixel is pushed once (strong ones now, weak ones when reached): the stack never holds
-  // more than the candidates, which are few next to the plane.
-  let capacity = Math.max(1024, strongCount * 2);
-  let stack = new Int32Array(capacity);
+/**
+ * Hysteresis: weak candidates 8-connected to a strong one, directly or through others, become 3.
+ * Each candidate is pushed at most once (the strong ones now, a weak one when reached), so a stack
+ * as long as the list never overflows.
+ */
+function followFromStrong(outline: Uint8Array, width: number, listed: Int32Array, count: number): void {
+  if (followStack.length < count) followStack = new Int32Array(count);
+  const stack = followStack;
   let top = 0;
-  for (let i = 0; i < outline.length; i++) if (outline[i] === 2) stack[top++] = i;
+  for (let k = 0; k < count; k++) if (outline[listed[k]] === 2) stack[top++] = listed[k];
   while (top > 0) {
     const i = stack[--top];
     for (let dy = -width; dy <= width; dy += width) {
       for (let j = i + dy - 1, end = i + dy + 1; j <= end; j++) {
         if (outline[j] !== 1) continue;
         outline[j] = 3;
-        if (top === capacity) {
-          capacity *= 2;
-          const grown = new Int32Array(capacity);
-          grown.set(stack);
-          stack = grown;
-        }
         stack[top++] = j;
       }
     }
   }
 }
 
-/** Strong and followed pixels become 1, lone weak candidates 0. */
-function keepFollowed(outline: Uint8Array): void {
-  for (let i = 0; i < outline.length; i++) outline[i] = outline[i] >= 2 ? 1 : 0;
+/** followFromStrong's stack, kept for the isolate's life and grown as needed. */
+let followStack = new Int32Array(0);
+
+/** Strong and followed candidates become 1, lone weak ones 0 (every other cell is 0 already). */
+function keepFollowed(outline: Uint8Array, listed: Int32Array, count: number): void {
+  for (let k = 0; k < count; k++) {
+    const i = listed[k];
+    outline[i] = outline[i] >= 2 ? 1 : 0;
+  }
 }
 
 /**
