@@ -65,20 +65,31 @@ let blockSums = new Uint32Array(0);
 
 /**
  * Row y's Sobel magnitudes (as magnitudeRow) at its even columns only: out[x / 2] for x = 0, 2, 4...
- * The border rows and columns repeat their edge.
+ * The border rows and columns repeat their edge. Separable as in magnitudeRow: the right-hand
+ * column of one sample (x + 1) is the left-hand column of the next, so it is carried, and each
+ * sample reads two new columns (six values), not eight values.
  */
 function sampledMagnitudeRow(data: Uint16Array, width: number, height: number, y: number, toEdgeUnits: number, out: Uint16Array): void {
   const up = (y > 0 ? y - 1 : y) * width;
   const row = y * width;
   const down = (y + 1 < height ? y + 1 : y) * width;
   const last = width - 1;
+  // Column x - 1 of the first sample is column 0 (the left border repeats it).
+  let vLeft = data[up] + 2 * data[row] + data[down];
+  let dLeft = data[down] - data[up];
   for (let x = 0, s = 0; x < width; x += 2, s++) {
-    const l = x > 0 ? x - 1 : 0;
+    const dHere = data[down + x] - data[up + x];
     const r = x < last ? x + 1 : last;
-    const gx = data[up + r] + 2 * data[row + r] + data[down + r] - data[up + l] - 2 * data[row + l] - data[down + l];
-    const gy = data[down + l] + 2 * data[down + x] + data[down + r] - data[up + l] - 2 * data[up + x] - data[up + r];
+    const above = data[up + r];
+    const below = data[down + r];
+    const vRight = above + 2 * data[row + r] + below;
+    const dRight = below - above;
+    const gx = vRight - vLeft;
+    const gy = dLeft + 2 * dHere + dRight;
     const value = Math.sqrt(gx * gx + gy * gy) * toEdgeUnits;
     out[s] = value > 65535 ? 65535 : value;
+    vLeft = vRight;
+    dLeft = dRight;
   }
 }
 
