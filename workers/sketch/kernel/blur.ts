@@ -240,6 +240,13 @@ export function addBlockRow(data: Uint16Array, row: number, width: number, facto
     if (width & 1) sums[pairs] += data[row + width - 1];
     return;
   }
+  if (factor === 4) {
+    // Quads likewise (a 600-741 px photo's dodge blur): no inner loop and no end per block.
+    const quads = width >> 2;
+    for (let bx = 0, i = row; bx < quads; bx++, i += 4) sums[bx] += data[i] + data[i + 1] + data[i + 2] + data[i + 3];
+    for (let x = quads << 2; x < width; x++) sums[quads] += data[row + x];
+    return;
+  }
   for (let bx = 0, x = 0; x < width; bx++) {
     const end = Math.min(width, x + factor);
     let sum = 0;
