@@ -36,17 +36,21 @@ describe("half grid of a small photo's coarse outlines", () => {
     }
   });
 
-  it("makes 2 x 2 block means, the partial blocks of an odd width and height averaging what they have", () => {
-    for (const [width, height] of [[8, 6], [7, 5]]) {
-      const data = new Uint16Array(width * height).map((_, i) => (i * 7919) % 65536);
-      const means = blockMeans({ data, width, height, scale: 1 }, 2);
-      expect([means.width, means.height, means.scale]).toEqual([Math.ceil(width / 2), Math.ceil(height / 2), 2]);
-      for (let by = 0; by < means.height; by++) {
-        for (let bx = 0; bx < means.width; bx++) {
-          const values: number[] = [];
-          for (let y = 2 * by; y < Math.min(height, 2 * by + 2); y++) for (let x = 2 * bx; x < Math.min(width, 2 * bx + 2); x++) values.push(data[y * width + x]);
-          const mean = values.reduce((a, b) => a + b, 0) / values.length;
-          expect(means.data[by * means.width + bx], `block ${bx},${by} of ${width}x${height}`).toBe(Math.round(mean));
+  it("makes 2 x 2, 4 x 4 and 8 x 8 block means, the partial blocks of an odd width and height averaging what they have", () => {
+    for (const factor of [2, 4, 8]) {
+      for (const [width, height] of [[8, 6], [7, 5], [16, 9], [19, 13], [23, 17]]) {
+        const data = new Uint16Array(width * height).map((_, i) => (i * 7919) % 65536);
+        const means = blockMeans({ data, width, height, scale: 1 }, factor);
+        expect([means.width, means.height, means.scale]).toEqual([Math.ceil(width / factor), Math.ceil(height / factor), factor]);
+        for (let by = 0; by < means.height; by++) {
+          for (let bx = 0; bx < means.width; bx++) {
+            const values: number[] = [];
+            for (let y = factor * by; y < Math.min(height, factor * (by + 1)); y++) {
+              for (let x = factor * bx; x < Math.min(width, factor * (bx + 1)); x++) values.push(data[y * width + x]);
+            }
+            const mean = values.reduce((a, b) => a + b, 0) / values.length;
+            expect(means.data[by * means.width + bx], `${factor} x ${factor} block ${bx},${by} of ${width}x${height}`).toBe(Math.round(mean));
+          }
         }
       }
     }
