@@ -14,6 +14,7 @@ import {
 import { baseReductionFor, blockMeans, gaussianInPlace, smallGaussianInPlace } from "../../workers/sketch/kernel/blur";
 import { renderPage } from "../../workers/sketch/kernel/render";
 import { surroundPlane } from "../../workers/sketch/kernel/surround";
+import { tonedFixed } from "../../workers/sketch/kernel/tone";
 import { syntheticPhoto } from "./helpers";
 import { referenceDownscale, referenceGray } from "./kernel-reference";
 
@@ -280,6 +281,19 @@ describe("sketch kernel", () => {
     expect(dark[30]).toBeGreaterThan(30);
     const blank = toneCurve(histogram([128]));
     expect(blank[128]).toBe(128);
+  });
+
+  it("tones every grey, four at a time where aligned and one by one elsewhere, as 8.8", () => {
+    const curve = new Uint8Array(256).map((_, v) => 255 - ((v * 7) % 256));
+    const backing = new Uint8Array(1 + 4099).map((_, i) => (i * 37 + 11) % 256);
+    // Aligned (a decoded plane) and not (a view one byte in), lengths that four does not divide.
+    for (const grey of [backing.subarray(0, 4099), backing.subarray(1, 4100), backing.subarray(0, 3), backing.subarray(1, 9)]) {
+      const toned = tonedFixed(grey, curve);
+      expect(toned.length).toBe(grey.length);
+      let differ = 0;
+      for (let i = 0; i < grey.length; i++) differ += +(toned[i] !== curve[grey[i]] << 8);
+      expect(differ, `${grey.length} greys at byte ${grey.byteOffset}`).toBe(0);
+    }
   });
 
   it("estimates noise: none on a smooth ramp, about its sigma on added noise", () => {

@@ -68,16 +68,39 @@ function countRow(data: Uint8Array, start: number, width: number, counts: Int32A
  * The grey through the tone curve, as 8.8 fixed point. A function of its own, not a loop inside
  * the kernel's entry point: a long loop in a function called once per photo is compiled on the
  * spot (on-stack replacement) for every photo again.
+ *
+ * Four pixels a step where the grey is word-aligned (every decoded plane is): one 32-bit read of
+ * four greys, two 32-bit writes of two toned values each (little-endian, as typed arrays are on
+ * every platform Workers run on; the test compares with the pixel-by-pixel loop).
  */
 export function tonedFixed(grey: Uint8Array, curve: Uint8Array): Uint16Array {
   const fixed = new Uint16Array(grey.length);
-  // In stretches of TONED_STRETCH pixels, each a call: a loop of its own compiled once and early.
-  for (let start = 0; start < grey.length; start += TONED_STRETCH) toneStretch(grey, curve, fixed, start, Math.min(grey.length, start + TONED_STRETCH));
+  const curveFixed = new Uint16Array(256);
+  for (let v = 0; v < 256; v++) curveFixed[v] = curve[v] << 8;
+  let done = 0;
+  if (grey.byteOffset % 4 === 0 && LITTLE_ENDIAN) {
+    const quads = grey.length >> 2;
+    const greyWords = new Uint32Array(grey.buffer, grey.byteOffset, quads);
+    const fixedWords = new Uint32Array(fixed.buffer, 0, 2 * quads);
+    // In stretches of TONED_STRETCH words, each a call: a loop of its own compiled once and early.
+    for (let start = 0; start < quads; start += TONED_STRETCH) toneWords(greyWords, curveFixed, fixedWords, start, Math.min(quads, start + TONED_STRETCH));
+    done = quads << 2;
+  }
+  for (let i = done; i < grey.length; i += TONED_STRETCH) toneStretch(grey, curveFixed, fixed, i, Math.min(grey.length, i + TONED_STRETCH));
   return fixed;
 }
 
 const TONED_STRETCH = 4096;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-function toneStretch(grey: Uint8Array, curve: Uint8Array, fixed: Uint16Array, start: number, end: number): void {
-  for (let i = start; i < end; i++) fixed[i] = curve[grey[i]] << 8;
+function toneWords(grey: Uint32Array, curveFixed: Uint16Array, fixed: Uint32Array, start: number, end: number): void {
+  for (let w = start; w < end; w++) {
+    const four = grey[w];
+    fixed[2 * w] = curveFixed[four & 255] | (curveFixed[(four >>> 8) & 255] << 16);
+    fixed[2 * w + 1] = curveFixed[(four >>> 16) & 255] | (curveFixed[four >>> 24] << 16);
+  }
+}
+
+function toneStretch(grey: Uint8Array, curveFixed: Uint16Array, fixed: Uint16Array, start: number, end: number): void {
+  for (let i = start; i < end; i++) fixed[i] = curveFixed[grey[i]];
 }
