@@ -352,12 +352,12 @@ export function upsampleGrid(grid: Uint8Array, gridWidth: number, gridHeight: nu
         topSlot = 1 - topSlot;
         bottomRow = -1;
       } else {
-        upsampleGridRow(grid, top * gridWidth, gridWidth, columns, next, rows, ink, topSlot, width, chunks);
+        upsampleGridRow(grid, top * gridWidth, columns, next, rows, ink, topSlot, width, chunks);
       }
       topRow = top;
     }
     if (bottomRow !== bottom) {
-      upsampleGridRow(grid, bottom * gridWidth, gridWidth, columns, next, rows, ink, 1 - topSlot, width, chunks);
+      upsampleGridRow(grid, bottom * gridWidth, columns, next, rows, ink, 1 - topSlot, width, chunks);
       bottomRow = bottom;
     }
     blendGridRows(rows, ink, topSlot, rowTaps.weight[y], page, y * width, width, chunks);
@@ -377,7 +377,7 @@ let gridInk = new Uint8Array(0);
  * Grid row `from` upsampled along x to width pixels (× 256) into slot `slot` of `rows`, and per
  * chunk of PAPER_CHUNK pixels in the slot's `ink` whether any cell it reads is not paper.
  */
-function upsampleGridRow(grid: Uint8Array, from: number, gridWidth: number, { index, weight }: Taps, next: number, rows: Int32Array, ink: Uint8Array, slot: number, width: number, chunks: number): void {
+function upsampleGridRow(grid: Uint8Array, from: number, { index, weight }: Taps, next: number, rows: Int32Array, ink: Uint8Array, slot: number, width: number, chunks: number): void {
   const at = slot * width;
   for (let x0 = 0, chunk = slot * chunks; x0 < width; x0 += PAPER_CHUNK, chunk++) {
     const x1 = Math.min(width, x0 + PAPER_CHUNK);
@@ -386,18 +386,6 @@ function upsampleGridRow(grid: Uint8Array, from: number, gridWidth: number, { in
     ink[chunk] = reads === 0 ? 0 : 1;
     if (reads === 0) {
       for (let x = x0; x < x1; x++) rows[at + x] = PAPER_FIXED;
-      continue;
-    }
-    if (x1 - x0 === PAPER_CHUNK && x0 >= 2 && x1 <= 2 * gridWidth - 1) {
-      // A whole chunk between the grid's first and last cells (x0 is even): pixel x reads cells
-      // x / 2 - 1 and x / 2 with weight 192, pixel x + 1 cells x / 2 and x / 2 + 1 with weight
-      // 64, as the taps say there; without their tables.
-      for (let x = x0; x < x1; x += 2) {
-        const k = from + (x >> 1) - 1;
-        const middle = 192 * grid[k + 1];
-        rows[at + x] = 64 * grid[k] + middle;
-        rows[at + x + 1] = middle + 64 * grid[k + 2];
-      }
       continue;
     }
     for (let x = x0; x < x1; x++) {
