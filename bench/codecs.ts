@@ -5,10 +5,10 @@ import encodePng, { init as initPng } from "@jsquash/png/encode";
 import jpegDecoderWasm from "../node_modules/@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm";
 import jpegEncoderWasm from "../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
 import type { GrayPlane } from "../workers/sketch/kernel";
+import { pngCodecWasm } from "../workers/sketch/wasm-modules";
 
 /** What the upload page does to a photo over print size, for the bench's upload-sized photo. */
 export { JPEG_QUALITY as UPLOAD_JPEG_QUALITY, targetSize as uploadSize } from "../app/lib/prepare-photo";
-import { pngCodecWasm } from "../workers/sketch/wasm-modules";
 
 type InitFromModule = (module: WebAssembly.Module) => Promise<unknown>;
 let ready: Promise<unknown> | undefined;

@@ -7,9 +7,9 @@ Prints JSON, best of `repeats` runs each:
   job_ms:       what our kernel does, from the full grey plane: the tone curve's histogram and the
                 noise estimate (which sets the smoothing, as edgeSigmaFor does), INTER_AREA resize
                 to <= 3300 px, the tone curve as a LUT, edge smoothing, the dodge, Sobel, the
-                surround plane (sigma 4 x max(2, edge sigma), as ours), levels, then the colouring-page
-                stages (coarse outlines by Canny, hysteresis binarise with connected components,
-                strokes by size and reach, 3x3 dilation)
+                surround plane (sigma 4 x max(2, edge sigma), as ours), levels, then the
+                colouring-page stages (coarse outlines by Canny, hysteresis binarise with
+                connected components, strokes by size and reach, 3x3 dilation)
   (whole_ms and whole_cpu_ms are no longer printed here: see --serve)
 
 `opencv_recipe.py --serve` reads lines "PATH RUNS" on stdin and answers each with one JSON line,

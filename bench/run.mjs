@@ -162,9 +162,9 @@ function runsPerRound(jobMs) {
 /**
  * Our same job and OpenCV's, timed in alternating rounds (ours `perRound` runs, then OpenCV's
  * `perRound`, `rounds` times) after our warm-up and OpenCV's one untimed run: 5 rounds of
- * runsPerRound for photos under 5120 px, whose jobs vary by a third from run to run with the
- * collector's and compiler's background work; 3 rounds of 1 for photos of 5120 px and up, which
- * vary by a few per cent.
+ * runsPerRound for the others, whose jobs vary by a third from run to run with the collector's
+ * and compiler's background work; 3 rounds of 1 for the large photos (`large`: 5120 px, 12 MP and
+ * the 8 MP upload-sized one), which vary by a few per cent.
  *
  * Why alternate: this machine has phases of several seconds in which every job, ours and
  * OpenCV's alike, runs 20-50 % slower. Timed minutes apart, as the bench did before, one side
@@ -393,7 +393,7 @@ for (const row of rows) {
 }
 
 const pad = (value, width) => String(value).padStart(width);
-console.log("\nSketch job per stage, as the Worker runs it (Node " + process.version + ", one thread; best of the runs timed against OpenCV below (15-100; 3 for photos of 5120 px and up), in rounds with OpenCV's (below), after a warm-up of 1.5 s of runs; MP/s of the decoded plane)");
+console.log("\nSketch job per stage, as the Worker runs it (Node " + process.version + ", one thread; best of the runs timed against OpenCV below (15-100; 3 for the large photos: 5120 px, 12 MP and upload-sized), in rounds with OpenCV's (below), after a warm-up of 1.5 s of runs; MP/s of the decoded plane)");
 console.log(
   ["photo".padEnd(44), "size", "decode", "resize", "kernel", "encode", "total", "kernel MP/s", "peak MB", "score"]
     .map((h, i) => (i === 0 ? h : pad(h, i === 1 ? 10 : 11)))
@@ -423,7 +423,7 @@ if (!speedOnly) console.log("  + wasm memory of the job alone in a fresh process
 const compared = rows.filter((r) => r.cv);
 if (compared.length) {
   console.log(`\nThe whole same job, file to PNG, against OpenCV ${compared[0].cv.version} with cv2.setNumThreads(1) (bench/opencv_recipe.py --serve); ratio > 1 = ours faster`);
-  console.log("Both sides timed in alternating rounds (5 rounds of 3-20 runs a side, about 200 ms of our job each; 3 of 1 for photos of 5120 px and up), best of each side;");
+  console.log("Both sides timed in alternating rounds (5 rounds of 3-20 runs a side, about 200 ms of our job each; 3 of 1 for the large photos: 5120 px, 12 MP and upload-sized), best of each side;");
   console.log("wall = elapsed time (what a customer waits on an idle machine); CPU = the process's CPU time, steady when the machine is shared;");
   console.log("rounds = the least and greatest of the rounds' own CPU ratios");
   console.log(["photo".padEnd(44), "ours wall", "cv wall", "ratio", "ours CPU", "cv CPU", "CPU ratio", "rounds", "+ score", "our kernel*", "cv job*", "ratio*"].map((h, i) => (i === 0 ? h : pad(h, 12))).join(""));
