@@ -226,6 +226,11 @@ export class ScaledIdct {
    * 20 products per 1-D pass, no table reads: about 280 ns a block where the general loop took
    * 760 (a 12 MP photo's decode 165 → 106 ms; its pages the same). Same sums in another order
    * than the general path (a last-bit difference can move a pixel by one level).
+   *
+   * The written-out sizes (5, 6, 7) repeat their 1-D formulas in both passes, and each other's
+   * shape with their own constants: the column pass writes doubles to the workspace, the row pass
+   * clamped bytes to the plane, and a store loop shared between the sizes made every decode
+   * about 10 % slower (decision 004, "Amendment (late night)").
    */
   private sevenBySeven(block: Int32Array, plane: Uint8Array, stride: number, target: number): void {
     const ws = this.rows;
