@@ -74,13 +74,9 @@ function rowByWords(input: Uint32Array, out: Uint32Array, words: number): void {
   let word = input[0];
   for (let x = 0; x < words; x++) {
     const next = x + 1 < words ? input[x + 1] : 0xffffffff;
-    if ((word & previous & next) === 0xffffffff) {
-      out[x] = 0xffffffff; // paper here and next door: nothing to grow
-    } else {
-      const fromLeft = (word << 8) | (previous >>> 24);
-      const fromRight = (word >>> 8) | (next << 24);
-      out[x] = word & fromLeft & fromRight;
-    }
+    const fromLeft = (word << 8) | (previous >>> 24);
+    const fromRight = (word >>> 8) | (next << 24);
+    out[x] = word & fromLeft & fromRight;
     previous = word;
     word = next;
   }
