@@ -15,7 +15,7 @@ Prints JSON, best of `repeats` runs each:
 `opencv_recipe.py --serve` reads lines "PATH RUNS" on stdin and answers each with one JSON line,
 {"wall_ms", "cpu_ms"} (after a first line with OpenCV's version): the best of RUNS runs of the whole same job from the file (decode with
 OpenCV's reduced-grey JPEG modes, IMREAD_REDUCED_GRAYSCALE_2/4/8, the largest reduction still at
-least print size, as our decoder's DCT scaling does; then job; then grey PNG encode), the first
+least print size, as our decoder's DCT scaling does; then job; then a 1-bit grey PNG, as ours), the first
 request for a path preceded by one untimed run. bench/run.mjs keeps one server for the whole run
 and alternates rounds of our runs with rounds of these, so both sides are timed in the same
 moments of the machine (see bench/run.mjs, sameJobRounds).
@@ -146,7 +146,9 @@ def reduced_mode(path):
 def whole(path, mode):
     grey = cv2.imread(path, mode)
     page = job(grey)
-    return cv2.imencode(".png", page)[1]
+    # A 1-bit grey PNG, as ours: the page is black and white, and the Worker writes it at bit
+    # depth 1 (workers/sketch/encode.ts). An 8-bit PNG here cost OpenCV 0.4-1.9 ms more.
+    return cv2.imencode(".png", page, [cv2.IMWRITE_PNG_BILEVEL, 1])[1]
 
 
 def best_ms(fn, repeats, *args):

@@ -440,9 +440,9 @@ if (compared.length) {
           `${run.timing.score_ms.toFixed(0)} ms`, ...kernel].map((v) => pad(v, 12)).join(""),
     );
   }
-  console.log("  ours = the issue's same job: decode (our luma-only JPEG decoder with DCT scaling) + kernel + grey PNG encode, as the Worker runs it;");
+  console.log("  ours = the issue's same job: decode (our luma-only JPEG decoder with DCT scaling) + kernel + 1-bit grey PNG encode, as the Worker runs it;");
   console.log("  + score = the quality score the Worker computes on top (not in OpenCV's job, so not in the ratios);");
-  console.log("  cv   = IMREAD_REDUCED_GRAYSCALE_2/4/8 (largest still >= print size) + INTER_AREA resize + the same stages + grey PNG;");
+  console.log("  cv   = IMREAD_REDUCED_GRAYSCALE_2/4/8 (largest still >= print size) + INTER_AREA resize + the same stages + 1-bit grey PNG (IMWRITE_PNG_BILEVEL);");
   console.log("  * kernel alone from the full-resolution grey plane (large photos only).");
 } else {
   console.log("\nOpenCV comparison skipped: /usr/bin/python3 has no cv2 (apt-get install python3-opencv).");
