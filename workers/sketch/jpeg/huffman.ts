@@ -137,29 +137,38 @@ export class BitReader {
 
   /** Tops the buffer up with whole bytes to 25-32 bits: a symbol and its value (16 + 11) at most. */
   private fill(): void {
+    // In locals, written back once: the fields are tagged values, and each byte stored all three.
     const bytes = this.bytes;
-    while (this.count <= 24) {
+    let position = this.position;
+    let buffer = this.buffer;
+    let count = this.count;
+    while (count <= 24) {
       let byte = 0;
-      const position = this.position;
       if (position < bytes.length) {
         byte = bytes[position];
         if (byte === 0xff) {
-          const next = bytes[position + 1];
-          if (next === 0x00) this.position = position + 2;
+          if (bytes[position + 1] === 0x00) position += 2;
           else {
             byte = 0;
-            this.padding++;
+            this.feedPadding();
           }
         } else {
-          this.position = position + 1;
+          position++;
         }
       } else {
-        this.padding++;
+        this.feedPadding();
       }
-      if (this.padding > 4096) throw new PermanentSketchError(TRUNCATED_JPEG_REASON);
-      this.buffer = (this.buffer << 8) | byte;
-      this.count += 8;
+      buffer = (buffer << 8) | byte;
+      count += 8;
     }
+    this.position = position;
+    this.buffer = buffer;
+    this.count = count;
+  }
+
+  /** A zero byte fed at a marker or past the data; too many means the data is cut short. */
+  private feedPadding(): void {
+    if (++this.padding > 4096) throw new PermanentSketchError(TRUNCATED_JPEG_REASON);
   }
 
   bits(n: number): number {
