@@ -5,10 +5,11 @@
 import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "../errors";
 
 /*
- * The hot loops below (acCoefficients and the other coefficient readers) declare LOOKUP_BITS and
- * FAST_AC_BITS again as local constants of the same value: in optimised code each use of a
- * module-level constant was a load of the module's slot and a check of it, and every mask and
- * shift was computed at run time (the decode of a 741 px photo 3.26 → 3.14 ms).
+ * The hot loops below (symbol, acCoefficients and the other coefficient readers) declare
+ * LOOKUP_BITS and FAST_AC_BITS again as local literals of the same value: change them together.
+ * In optimised code each use of a module-level constant was a load of the module's slot and a
+ * check of it, and every mask and shift was computed at run time (the decode of a 741 px photo
+ * 3.26 → 3.14 ms); a local alias of the module constant gave back 2 % of that.
  */
 const LOOKUP_BITS = 9;
 
