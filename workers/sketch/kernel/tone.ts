@@ -70,15 +70,16 @@ function countRow(data: Uint8Array, start: number, width: number, counts: Int32A
  * spot (on-stack replacement) for every photo again.
  *
  * Four pixels a step where the grey is word-aligned (every decoded plane is): one 32-bit read of
- * four greys, two 32-bit writes of two toned values each (little-endian, as typed arrays are on
- * every platform Workers run on; the test compares with the pixel-by-pixel loop).
+ * four greys, two 32-bit writes of two toned values each. Little-endian, as typed arrays are on
+ * every platform Workers run on, and as thicken.ts and encode.ts assume too, without a check at
+ * run time; the test compares with the pixel-by-pixel loop.
  */
 export function tonedFixed(grey: Uint8Array, curve: Uint8Array): Uint16Array {
   const fixed = new Uint16Array(grey.length);
   const curveFixed = new Uint16Array(256);
   for (let v = 0; v < 256; v++) curveFixed[v] = curve[v] << 8;
   let done = 0;
-  if (grey.byteOffset % 4 === 0 && LITTLE_ENDIAN) {
+  if (grey.byteOffset % 4 === 0) {
     const quads = grey.length >> 2;
     const greyWords = new Uint32Array(grey.buffer, grey.byteOffset, quads);
     const fixedWords = new Uint32Array(fixed.buffer, 0, 2 * quads);
@@ -91,7 +92,6 @@ export function tonedFixed(grey: Uint8Array, curve: Uint8Array): Uint16Array {
 }
 
 const TONED_STRETCH = 4096;
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function toneWords(grey: Uint32Array, curveFixed: Uint16Array, fixed: Uint32Array, start: number, end: number): void {
   for (let w = start; w < end; w++) {
