@@ -6,10 +6,10 @@ import { decodeImage } from "../workers/sketch/decode";
 import { decodeToGray } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { areaResize, fitWithin, grayToSketch, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
-import { measureQuality, type QualityReport } from "../workers/sketch/quality";
+import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/quality";
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../app/lib/constants";
 
-export { encodeGrayPng, rgbaToGray, grayToSketch, measureQuality };
+export { encodeGrayPng, rgbaToGray, grayToSketch, measureQuality, varianceOfLaplacian };
 
 export interface JobTiming {
   /** The photo as taken (upright). */
@@ -87,11 +87,11 @@ export async function runJob(
   const resize_ms = performance.now() - r0;
   const cr1 = cpu();
   const t1 = performance.now();
-  const { sketch: page } = grayToSketch(gray, { detail });
+  const { sketch: page, grey } = grayToSketch(gray, { detail });
   sample("page");
   const t3 = performance.now();
   const cs0 = cpu();
-  const report = measureQuality({ sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, source: gray, sketch: page });
+  const report = measureQuality({ sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, laplacianVariance: varianceOfLaplacian(gray), grey, sketch: page });
   const t4 = performance.now();
   const cs1 = cpu();
   const png = await encodeGrayPng(page);

@@ -496,7 +496,7 @@ async function legacyEngine() {
     async measure(bytes) {
       const gray = await engine.decodeToGrayPlane(bytes);
       const { sketch } = engine.grayToSketch(gray);
-      return job.measureQuality({ sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, source: gray, sketch });
+      return job.measureQuality({ sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, laplacianVariance: job.varianceOfLaplacian(gray), grey: gray, sketch });
     },
   };
 }

@@ -1,18 +1,18 @@
 /**
  * The hourly Cron Trigger of the app Worker (wrangler.toml [triggers]): free-preview uploads are
- * kept 24 hours (FREE_PREVIEW_RETENTION_HOURS), then their original, sketch and debug planes
+ * kept 24 hours (FREE_PREVIEW_RETENTION_HOURS), then their original, sketch, region hierarchy and debug planes
  * leave R2 and their rows leave D1; so do unused tickets (once expired) and old daily counters. An upload that
  * a checkout made part of a book (bookId set) is never touched.
  */
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { FREE_PREVIEW_RETENTION_HOURS } from "~/lib/constants";
-import { debugKeysFor } from "../../workers/sketch/contract";
+import { debugKeysFor, regionsKeyFor } from "../../workers/sketch/contract";
 import { database } from "./db.server";
 import { uploads, usageCounts } from "./db/schema";
 import type { Env } from "./env.server";
 import { USAGE_RETENTION_DAYS, utcDay } from "./preview-limits.server";
 
-/** Rows per round: R2 deletes up to 1000 keys at once, each upload has up to four. */
+/** Rows per round: R2 deletes up to 1000 keys at once, each upload has up to five. */
 const BATCH_SIZE = 200;
 /** Bounds one run; an hourly run that finds more simply continues next hour. */
 const MAX_ROUNDS = 25;
@@ -44,7 +44,8 @@ export async function cleanUpFreePreviews(env: Env, now: Date): Promise<CleanupR
     if (stale.length === 0) break;
 
     const objectKeys = stale.flatMap((upload) => {
-      const keys = [upload.key];
+      // The converted photo's region hierarchy (kept beside its page) goes with it.
+      const keys = [upload.key, regionsKeyFor(upload.key)];
       if (upload.sketchKey) keys.push(upload.sketchKey);
       if (upload.debugKey) keys.push(...Object.values(debugKeysFor(upload.debugKey)));
       return keys;

@@ -9,6 +9,7 @@
  */
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { BOOK_RETENTION_DAYS, ORPHAN_OBJECT_GRACE_HOURS } from "~/lib/constants";
+import { regionsKeyFor, regionsOrigin } from "../../workers/sketch/contract";
 import { database } from "./db.server";
 import { books, images } from "./db/schema";
 import type { Env } from "./env.server";
@@ -24,10 +25,11 @@ const MAX_ROUNDS = 20;
 /** R2 lists 1000 keys a page; a day's run looks at this many pages of each prefix at most. */
 const MAX_LIST_PAGES = 10;
 /**
- * The prefixes whose every object a row names: originals and sketches of books and uploads.
+ * The prefixes whose every object a row names: originals and sketches of books and uploads, and
+ * the region hierarchies kept beside them (named through their original, see unnamedKeys).
  * (Debug planes go with their upload in the hourly cleanup; print PDFs are named by orders.)
  */
-const SWEPT_PREFIXES = ["originals/", "sketches/"];
+const SWEPT_PREFIXES = ["originals/", "sketches/", "regions/"];
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface RetentionReport {
@@ -63,7 +65,7 @@ async function deleteUnorderedBooks(env: Env, now: Date): Promise<number> {
       .select({ original: images.originalKey, sketch: images.sketchKey })
       .from(images)
       .where(inArray(images.bookId, ids));
-    const keys = objects.flatMap((object) => (object.sketch ? [object.original, object.sketch] : [object.original]));
+    const keys = objects.flatMap((object) => [object.original, regionsKeyFor(object.original), ...(object.sketch ? [object.sketch] : [])]);
     // Objects first: if the run dies halfway, the rows are still there to find tomorrow.
     for (let at = 0; at < keys.length; at += 1000) await env.IMAGES.delete(keys.slice(at, at + 1000));
     await db.delete(books).where(
@@ -95,9 +97,17 @@ async function sweepOrphanObjects(env: Env, now: Date): Promise<number> {
   return deleted;
 }
 
-/** The keys no row of ours names as an original, a sketch or an upload. */
+/**
+ * The keys no row of ours names as an original, a sketch or an upload. A region hierarchy is
+ * named by the row of its original, while today's engine made it (an older engine's is garbage:
+ * its pages are redrawn from a new one).
+ */
 async function unnamedKeys(env: Env, keys: string[]): Promise<string[]> {
   if (keys.length === 0) return [];
+  const regionKeys = keys.filter((key) => regionsOrigin(key));
+  if (regionKeys.length > 0) {
+    return [...(await unnamedRegions(env, regionKeys)), ...(await unnamedKeys(env, keys.filter((key) => !regionsOrigin(key))))];
+  }
   const named = await env.DB.prepare(
     `SELECT k.value AS key FROM json_each(?1) AS k
      WHERE EXISTS (SELECT 1 FROM images WHERE original_key = k.value OR sketch_key = k.value)
@@ -107,4 +117,20 @@ async function unnamedKeys(env: Env, keys: string[]): Promise<string[]> {
     .all<{ key: string }>();
   const keep = new Set(named.results.map((row) => row.key));
   return keys.filter((key) => !keep.has(key));
+}
+
+/** Region hierarchies whose original no image or upload row names any more, or that an older engine made. */
+async function unnamedRegions(env: Env, keys: string[]): Promise<string[]> {
+  const origins = keys.map((key) => ({ key, ...regionsOrigin(key)! }));
+  const current = origins.filter((origin) => origin.currentEngine);
+  // An original's key is its stem, or its stem and an extension.
+  const named = await env.DB.prepare(
+    `SELECT s.value AS stem FROM json_each(?1) AS s
+     WHERE EXISTS (SELECT 1 FROM images WHERE original_key = s.value OR original_key LIKE s.value || '.%')
+        OR EXISTS (SELECT 1 FROM uploads WHERE key = s.value OR key LIKE s.value || '.%')`,
+  )
+    .bind(JSON.stringify(current.map((origin) => origin.originalStem)))
+    .all<{ stem: string }>();
+  const keep = new Set(named.results.map((row) => row.stem));
+  return origins.filter((origin) => !origin.currentEngine || !keep.has(origin.originalStem)).map((origin) => origin.key);
 }

@@ -15,7 +15,7 @@ import type { Env } from "~/server/env.server";
 import { BURST_PERIOD_SECONDS, countDailyUse, type Requester } from "~/server/preview-limits.server";
 import { dbRun, makePng, r2Keys, startOfRateLimitWindow, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor } from "./preview-helpers";
-import { sketchKeyFor } from "../../workers/sketch/contract";
+import { regionsKeyFor, sketchKeyFor } from "../../workers/sketch/contract";
 
 interface ConvertAnswer {
   data: { convertedImageUrl: string };
@@ -237,6 +237,7 @@ describe("cleanup of free-preview uploads", () => {
     await dbRun("UPDATE uploads SET created_at = ?, expires_at = ? WHERE key = ?", hoursBefore(0.5), hoursBefore(-0.5), liveTicket);
     const oldName = old.slice("originals/".length);
     expect(await r2Keys(`debug/${oldName}`)).toHaveLength(2);
+    expect(await env.IMAGES.head(regionsKeyFor(old))).not.toBeNull();
 
     const report = await cleanUpFreePreviews(env, NOW);
     expect(report.uploadsDeleted).toBeGreaterThanOrEqual(3);
@@ -247,6 +248,7 @@ describe("cleanup of free-preview uploads", () => {
     expect(await env.IMAGES.head(old)).toBeNull();
     expect(await env.IMAGES.head(sketchUrl.slice("/images/".length))).toBeNull();
     expect(await r2Keys(`debug/${oldName}`)).toEqual([]);
+    expect(await env.IMAGES.head(regionsKeyFor(old))).toBeNull();
     expect(await uploadStatus(recent)).toBe("uploaded");
     expect(await env.IMAGES.head(recent)).not.toBeNull();
     expect(await uploadStatus(inBook)).toBe("uploaded");

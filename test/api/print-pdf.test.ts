@@ -46,6 +46,7 @@ describe("print-ready PDF of a paid order", () => {
     expect(pdf.pageObjectCount).toBe(5 + EXTRA_PAGES);
     expect(shownText(pdf.pages[0].content)).toEqual(["Grandpa's Garden"]);
     expect(shownText(pdf.pages[1].content).join(" ")).toBe(form.customMessage);
-    for (const page of pdf.pages.slice(2)) expect([page.image!.width, page.image!.height]).toEqual([96, 72]);
+    // Each 96 x 72 photo's page is drawn at print size (300 dpi on the 11 in long edge).
+    for (const page of pdf.pages.slice(2)) expect([page.image!.width, page.image!.height]).toEqual([3300, 2475]);
   });
 });

@@ -7,6 +7,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOK_RETENTION_DAYS } from "~/lib/constants";
 import { applyRetention } from "~/server/retention.server";
+import { regionsKeyFor } from "../../workers/sketch/contract";
 import { dbRun, pngFile, r2Keys, Visitor } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -57,5 +58,26 @@ describe("retention", () => {
     expect(stored).not.toContain("originals/orphan-left-by-a-dead-worker");
     expect(stored).not.toContain("sketches/orphan-sketch.png");
     for (const key of book.keys) expect(stored).toContain(key);
+  });
+
+  it("deletes a photo's region hierarchy with its book, sweeps those whose photo is gone or whose engine is old, and keeps the rest", async () => {
+    const visitor = new Visitor();
+    const old = await bookWithPhotos(visitor, "regions-old");
+    const kept = await bookWithPhotos(visitor, "regions-kept");
+    for (const key of [...old.keys, ...kept.keys]) await env.IMAGES.put(regionsKeyFor(key), new Uint8Array([1]));
+    await env.IMAGES.put("regions/photo-long-gone.e7.bin", new Uint8Array([2]));
+    const olderEngine = regionsKeyFor(kept.keys[0]).replace(/\.e\d+\.bin$/, ".e1.bin");
+    await env.IMAGES.put(olderEngine, new Uint8Array([3]));
+    const now = new Date();
+    const longAgo = Math.floor((now.getTime() - (BOOK_RETENTION_DAYS + 1) * DAY) / 1000);
+    await dbRun("UPDATE books SET created_at = ? WHERE id = ?", longAgo, old.bookId);
+
+    const report = await applyRetention(env, new Date(now.getTime() + 25 * 60 * 60 * 1000));
+    expect(report.booksDeleted).toBe(1);
+    const stored = await r2Keys("regions/");
+    for (const key of old.keys) expect(stored).not.toContain(regionsKeyFor(key));
+    for (const key of kept.keys) expect(stored).toContain(regionsKeyFor(key));
+    expect(stored).not.toContain("regions/photo-long-gone.e7.bin");
+    expect(stored).not.toContain(olderEngine);
   });
 });

@@ -6,7 +6,8 @@ import apiPoolConfig from "../api/vitest.config.ts?raw";
 import sketchWranglerToml from "../../workers/sketch/wrangler.toml?raw";
 import worker, { Sketcher } from "../../workers/sketch/index";
 import { GAVE_UP_REASON, RETRY_BASE_DELAY_SECONDS, type SketchEnv } from "../../workers/sketch/consumer";
-import { ENGINE_VERSION, sketchKeyFor, type SketchJob } from "../../workers/sketch/contract";
+import { ENGINE_VERSION, regionsKeyFor, sketchKeyFor, type SketchJob } from "../../workers/sketch/contract";
+import { LEVEL_REGIONS } from "../../workers/sketch/kernel/regions/tuning";
 import { imageRow, pngHeaderOnly, seedImage, syntheticPhoto, toJpeg, toPng, toWebp } from "./helpers";
 
 const sketchEnv = env as unknown as SketchEnv;
@@ -62,8 +63,9 @@ describe("sketch-jobs consumer", () => {
       const sketch = await storedPng(row!.sketchKey!);
       expect([sketch.image.width, sketch.image.height]).toEqual([row!.width, row!.height]);
     }
-    expect(await imageRow(real.imageId)).toMatchObject({ width: 512, height: 512 });
-    expect(await imageRow(jpeg.imageId)).toMatchObject({ width: 360, height: 240 });
+    // Pages are drawn at print size (long edge 3300 px, 300 dpi on 11 in) whatever the photo's size.
+    expect(await imageRow(real.imageId)).toMatchObject({ width: 3300, height: 3300 });
+    expect(await imageRow(jpeg.imageId)).toMatchObject({ width: 3300, height: 2200 });
   });
 
   it("processing the same message twice gives the same row and the same object", async () => {
@@ -84,6 +86,11 @@ describe("sketch-jobs consumer", () => {
     const { imageId, originalKey } = await seedImage(await toJpeg(syntheticPhoto(480, 320, 12)));
     await run("sketch-jobs", [imageId]);
     const standard = await storedPng(sketchKeyFor(originalKey));
+    // The photo's region hierarchy is kept beside the page; another level is a cut of it, so it
+    // is drawn without the photo (here: with the original gone from R2).
+    expect(await env.IMAGES.head(regionsKeyFor(originalKey))).not.toBeNull();
+    const original = await env.IMAGES.get(originalKey);
+    await env.IMAGES.delete(originalKey);
 
     const batch = createMessageBatch<SketchJob>("sketch-jobs", [
       { id: `msg-${++messageIds}`, timestamp: new Date(), attempts: 1, body: { imageId, detail: "simple" } },
@@ -97,8 +104,10 @@ describe("sketch-jobs consumer", () => {
     expect(await imageRow(imageId)).toMatchObject({ processingStatus: "completed", sketchKey: simpleKey });
     const simple = await storedPng(simpleKey);
     const ink = (image: { data: Uint8ClampedArray }) => image.data.filter((v, i) => i % 4 === 0 && v === 0).length;
-    expect(ink(simple.image)).toBeLessThan(ink(standard.image)); // fewer lines
+    // Fewer lines: ink over the line's width is the length of line drawn.
+    expect(ink(simple.image) / LEVEL_REGIONS.simple.lineWidthMm).toBeLessThan(ink(standard.image) / LEVEL_REGIONS.standard.lineWidthMm);
     expect((await storedPng(sketchKeyFor(originalKey))).etag).toBe(standard.etag); // untouched
+    await env.IMAGES.put(originalKey, await original!.arrayBuffer());
   });
 
   it("redraws a page an older engine made: the new page has today's versioned key, the old one is not served as new", async () => {
@@ -266,9 +275,9 @@ describe("Sketcher RPC", () => {
     const outcome = await sketcher.convert(originalKey);
     if (!outcome.ok) throw new Error(outcome.reason);
     const { result } = outcome;
-    expect(result).toMatchObject({ sketchKey: sketchKeyFor("originals/preview-abc123"), width: 320, height: 200 });
+    expect(result).toMatchObject({ sketchKey: sketchKeyFor("originals/preview-abc123"), width: 3300, height: 2063 });
     expect(result.qualityScore).toBeGreaterThan(0);
-    expect((await storedPng(result.sketchKey)).image.width).toBe(320);
+    expect((await storedPng(result.sketchKey)).image.width).toBe(3300);
     // Asking again returns the same answer from the stored sketch.
     expect(await sketcher.convert(originalKey)).toEqual({ ok: true, result });
   });

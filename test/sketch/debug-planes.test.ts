@@ -37,7 +37,7 @@ describe("edgeAndLineMask", () => {
 });
 
 describe("Sketcher.convert with debug", () => {
-  it("stores the input plane and the mask as PNGs the size of the page, beside the sketch", async () => {
+  it("stores the input plane and the mask as PNGs beside the sketch, at the photo's size when it is smaller than the page", async () => {
     const originalKey = "originals/debug-run";
     await env.IMAGES.put(originalKey, await toPng(syntheticPhoto(300, 200, 7)));
     const sketcher = new Sketcher(createExecutionContext(), sketchEnv);
@@ -50,7 +50,9 @@ describe("Sketcher.convert with debug", () => {
       const stored = await env.IMAGES.get(key);
       expect(stored?.httpMetadata?.contentType).toBe("image/png");
       const image = await decodePng(await stored!.arrayBuffer());
-      expect([image.width, image.height]).toEqual([result.width, result.height]);
+      // The page is drawn at print size (3300 x 2200); the 300 x 200 photo is not enlarged for the debug view.
+      expect([result.width, result.height]).toEqual([3300, 2200]);
+      expect([image.width, image.height]).toEqual([300, 200]);
     }
     // Without the flag nothing extra is made or answered.
     const plain = await sketcher.convert(originalKey);

@@ -5,8 +5,8 @@ import { boxBlurRgba, syntheticPhoto, type Rgba } from "./helpers";
 
 function quality(photo: Rgba) {
   const gray: GrayPlane = rgbaToGray(photo.data, photo.width, photo.height);
-  const { sketch } = grayToSketch(gray);
-  return measureQuality({ sourceWidth: photo.width, sourceHeight: photo.height, source: gray, sketch });
+  const { sketch, grey } = grayToSketch(gray);
+  return measureQuality({ sourceWidth: photo.width, sourceHeight: photo.height, laplacianVariance: varianceOfLaplacian(gray), grey, sketch });
 }
 
 describe("quality score", () => {
@@ -32,11 +32,11 @@ describe("quality score", () => {
   });
 
   it("counts a page that is mostly blank paper as too little to colour", () => {
-    // The autumn painting's crown at standard (2.3 % ink: the girl and a few strokes of the crown)
-    // scored 95 with full marks from 2 % of ink; a page needs about 4 % to be one worth colouring.
-    expect(coverageInBand(0.023)).toBeLessThan(0.6);
-    expect(coverageInBand(0.02)).toBeCloseTo(0.5);
-    expect(coverageInBand(0.04)).toBe(1);
+    // A page of closed regions drawn in 0.4-0.7 mm lines carries 2-3 % ink; 1 % is a few lines
+    // on blank paper.
+    expect(coverageInBand(0.01)).toBeCloseTo(0.5);
+    expect(coverageInBand(0.005)).toBeLessThan(0.3);
+    expect(coverageInBand(0.02)).toBe(1);
     expect(coverageInBand(0.15)).toBe(1);
     expect(coverageInBand(0.35)).toBeCloseTo(0.5);
     expect(coverageInBand(0)).toBe(0);

@@ -49,13 +49,15 @@ export interface SketcherRpc {
 export const ORIGINALS_PREFIX = "originals/";
 export const SKETCHES_PREFIX = "sketches/";
 export const DEBUG_PREFIX = "debug/";
+/** Each photo's region hierarchy, kept so that another detail level is a cut of it, not a new job. */
+export const REGIONS_PREFIX = "regions/";
 
 /**
  * The engine that draws pages. Part of every sketch key, so a better engine reaches every image
  * processed again (the consumer redraws a page whose key is not today's), and a page cached by a
  * browser under an old engine's URL is never taken for a new one. Bump it with each engine change.
  */
-export const ENGINE_VERSION = "e6";
+export const ENGINE_VERSION = "e7";
 
 /**
  * The sketch of an original at a level, by this engine, always lives at the same key, so
@@ -72,4 +74,20 @@ export function sketchKeyFor(originalKey: string, detail: DetailLevel = DEFAULT_
 export function debugKeysFor(originalKey: string): DebugPlaneKeys {
   const name = originalKey.slice(originalKey.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
   return { imageKey: `${DEBUG_PREFIX}${name}-image.png`, maskKey: `${DEBUG_PREFIX}${name}-mask.png` };
+}
+
+/** Where the region hierarchy of an original is kept (one per original and engine; every level is cut from it). */
+export function regionsKeyFor(originalKey: string): string {
+  const name = originalKey.slice(originalKey.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
+  return `${REGIONS_PREFIX}${name}.${ENGINE_VERSION}.bin`;
+}
+
+/**
+ * The original a regions object was made from, as the start of its key (`originals/<name>`, which
+ * an original's key is, or is followed by its extension), and whether today's engine made it;
+ * null for a key that is not a regions object.
+ */
+export function regionsOrigin(regionsKey: string): { originalStem: string; currentEngine: boolean } | null {
+  const match = /^regions\/([^.]+)\.([^.]+)\.bin$/.exec(regionsKey);
+  return match ? { originalStem: `${ORIGINALS_PREFIX}${match[1]}`, currentEngine: match[2] === ENGINE_VERSION } : null;
 }

@@ -1,20 +1,22 @@
 /**
  * The debug view's planes (SPEC section 7): what the kernel started from and where it drew.
  * Built beside the kernel from its input and output, so the kernel stays untouched:
- * - image: the decoded grey plane area-reduced to the page's size (what the kernel works at);
+ * - image: the decoded grey plane, area-reduced to the page's size when larger;
  * - mask: black where the finished page has ink (the kept lines), grey where the input has a
  *   strong edge (3x3 Sobel above the kernel's edgeLow) that left no ink, white elsewhere.
  * Only made when asked for (debug conversions of the free preview), never for book photos.
  */
 import { debugKeysFor, type DebugPlaneKeys } from "./contract";
 import { encodeGrayPng } from "./encode";
-import { areaResize, SKETCH_TUNING, type GrayPlane } from "./kernel";
+import { areaResize, type GrayPlane } from "./kernel";
 
 const LINE = 0;
 const EDGE_WITHOUT_INK = 170;
 const PAPER = 255;
 /** The finished page is binary (0 or 255); anything darker than mid-grey is ink. */
 const INK_BELOW = 128;
+/** A 3x3 Sobel magnitude (grey levels x 8) above this is a strong edge of the photo. */
+const STRONG_EDGE_SOBEL = 70;
 
 export async function storeDebugPlanes(
   bucket: R2Bucket,
@@ -23,10 +25,13 @@ export async function storeDebugPlanes(
   page: GrayPlane,
 ): Promise<DebugPlaneKeys> {
   const keys = debugKeysFor(originalKey);
-  const input = gray.width === page.width && gray.height === page.height ? gray : areaResize(gray, page.width, page.height);
+  // Compared at the smaller of the two sizes: a small photo's page is drawn at print size, larger than the photo.
+  const smaller = gray.width * gray.height < page.width * page.height;
+  const input = smaller ? gray : areaResize(gray, page.width, page.height);
+  const lines = smaller ? areaResize(page, gray.width, gray.height) : page;
   const image = await encodeGrayPng(input);
   await bucket.put(keys.imageKey, image, { httpMetadata: { contentType: "image/png" } });
-  const mask = await encodeGrayPng(edgeAndLineMask(input, page));
+  const mask = await encodeGrayPng(edgeAndLineMask(input, lines));
   await bucket.put(keys.maskKey, mask, { httpMetadata: { contentType: "image/png" } });
   return keys;
 }
@@ -35,7 +40,7 @@ export async function storeDebugPlanes(
 export function edgeAndLineMask(input: GrayPlane, page: GrayPlane): GrayPlane {
   const { width, height, data } = input;
   const mask = new Uint8Array(width * height).fill(PAPER);
-  const threshold = SKETCH_TUNING.edgeLow ** 2;
+  const threshold = STRONG_EDGE_SOBEL ** 2;
   for (let y = 0; y < height; y++) {
     const up = (y > 0 ? y - 1 : y) * width;
     const row = y * width;

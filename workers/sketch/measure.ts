@@ -91,8 +91,10 @@ export function measureColourability(source: GrayPlane, page: GrayPlane): Colour
  * page's marks when every marked pixel is ink (then the ink is read from the runs, not the page).
  */
 export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Marks): Survival {
-  const cellsWide = Math.max(3, Math.ceil(page.width / OUTLINE_CELL));
-  const cellsHigh = Math.max(3, Math.ceil(page.height / OUTLINE_CELL));
+  // Cells of OUTLINE_CELL page pixels, or of one photo pixel where the photo is smaller (a small
+  // photo's page is drawn at print size): the photo is only ever reduced to the cells.
+  const cellsWide = Math.max(3, Math.min(source.width, Math.ceil(page.width / OUTLINE_CELL)));
+  const cellsHigh = Math.max(3, Math.min(source.height, Math.ceil(page.height / OUTLINE_CELL)));
   const photo = areaResize(source, cellsWide, cellsHigh);
   // Ink per cell: does any page pixel of the cell hold ink? (Column → cell looked up, not divided.)
   const inked = new Uint8Array(cellsWide * cellsHigh);
@@ -131,7 +133,7 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Ma
  * outlineSurvival, which runs once per photo: there they were compiled on the spot (on-stack
  * replacement) and again over the first photos, at more CPU than the loops themselves.
  */
-function cellMagnitudeRow(d: Uint8Array, y: number, cellsWide: number, magnitude: Uint16Array, histogram: Float64Array): void {
+export function cellMagnitudeRow(d: Uint8Array, y: number, cellsWide: number, magnitude: Uint16Array, histogram: Float64Array): void {
   for (let x = 1; x < cellsWide - 1; x++) {
     const i = y * cellsWide + x;
     const up = i - cellsWide;

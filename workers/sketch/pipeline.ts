@@ -1,19 +1,22 @@
 /**
- * One conversion, original in R2 → sketch in R2: decode, kernel, quality, encode, store.
- * Shared by the queue consumer (book photos) and the Sketcher RPC (free preview).
+ * One conversion, original in R2 → sketch in R2: decode, region hierarchy (kept in R2), the
+ * level's page, quality, encode, store; or, when the photo's hierarchy is already stored (another
+ * level was drawn before), the level's page cut from it. Shared by the queue consumer (book
+ * photos) and the Sketcher RPC (free preview).
  *
  * Memory is the tight budget (128 MB per isolate), so the stages are separate functions: the
  * file bytes and the decoded RGBA (4 bytes per pixel, the biggest buffers) are locals of
  * loadGray and become garbage as soon as the one-byte grey plane exists.
  */
-import { sketchKeyFor, type ConvertOptions, type ConvertResult } from "./contract";
+import { regionsKeyFor, sketchKeyFor, type ConvertOptions, type ConvertResult, type DebugPlaneKeys } from "./contract";
 import { storeDebugPlanes } from "./debug";
 import { decodeToGrayPlane } from "./decode";
 import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../app/lib/constants";
-import { grayToSketch, type GrayPlane } from "./kernel";
-import { measureQuality } from "./quality";
+import { drawLevel, grayToHierarchy, type GrayPlane } from "./kernel";
+import { measureQuality, varianceOfLaplacian } from "./quality";
+import { loadRegions, storeRegions, type StoredRegions } from "./stored-regions";
 
 /**
  * Converts the original at originalKey, or returns the sketch already stored for it: the sketch
@@ -25,20 +28,30 @@ export async function convertOriginal(
   originalKey: string,
   options: ConvertOptions = {},
 ): Promise<ConvertResult> {
-  const sketchKey = sketchKeyFor(originalKey, options.detail);
+  const detail = options.detail ?? DEFAULT_DETAIL_LEVEL;
+  const sketchKey = sketchKeyFor(originalKey, detail);
   // A debug run always renders: the intermediate planes are not kept with the sketch.
   const existing = options.debug ? null : await storedSketch(bucket, sketchKey);
   if (existing) return { sketchKey, ...existing };
 
-  let photo: LoadedPhoto | null = await loadGray(bucket, originalKey);
-  // Decode, kernel and encode each hold the thread for up to a few hundred ms; between them the
-  // isolate's other requests (free-preview calls, and under wrangler dev the whole shop) get a turn.
+  // Another level of a photo already converted: a cut of its stored hierarchy, no decode.
+  const regionsKey = regionsKeyFor(originalKey);
+  let regions = options.debug ? null : await loadRegions(bucket, regionsKey);
+  let debug: DebugPlaneKeys | undefined;
+  if (!regions) {
+    let photo: LoadedPhoto | null = await loadGray(bucket, originalKey);
+    // Decode, regions and encode each hold the thread for up to a few hundred ms; between them the
+    // isolate's other requests (free-preview calls, and under wrangler dev the whole shop) get a turn.
+    await yieldToRuntime();
+    regions = photoRegions(photo);
+    await yieldToRuntime();
+    if (options.debug) debug = await storeDebugPlanes(bucket, originalKey, photo.gray, drawLevel(regions.hierarchy, detail));
+    // The decoded plane (the biggest buffer left) must be garbage before the page is drawn.
+    photo = null;
+    await storeRegions(bucket, regionsKey, regions);
+  }
+  const { sketch, qualityScore } = renderLevel(regions, detail);
   await yieldToRuntime();
-  const { sketch, qualityScore } = renderSketch(photo, options.detail ?? DEFAULT_DETAIL_LEVEL);
-  await yieldToRuntime();
-  const debug = options.debug ? await storeDebugPlanes(bucket, originalKey, photo.gray, sketch) : undefined;
-  // The decoded plane (the biggest buffer left) must be garbage before the PNG is encoded.
-  photo = null;
   const png = await encodeGrayPng(sketch);
   const result = { qualityScore, width: sketch.width, height: sketch.height };
   await storeSketch(bucket, sketchKey, png, result);
@@ -60,7 +73,7 @@ export function yieldToRuntime(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-interface LoadedPhoto {
+export interface LoadedPhoto {
   gray: GrayPlane;
   /** Size as uploaded, for the resolution part of the quality score. */
   width: number;
@@ -85,15 +98,20 @@ export async function decodeToGray(bytes: Uint8Array): Promise<LoadedPhoto> {
   return { gray: { data, width, height }, width: sourceWidth, height: sourceHeight };
 }
 
-/**
- * The kernel at a detail level and the score, from the decoded grey plane (any size; the kernel fits the page to
- * the print size). Sharpness is measured on the decoded plane, before any reduction.
- */
-export function renderSketch(
-  { gray, width, height }: LoadedPhoto,
-  detail: DetailLevel = DEFAULT_DETAIL_LEVEL,
-): { sketch: GrayPlane; qualityScore: number } {
-  const { sketch } = grayToSketch(gray, { detail });
-  const { score } = measureQuality({ sourceWidth: width, sourceHeight: height, source: gray, sketch });
+/** The photo's regions and what the score needs of it: the part of a conversion that reads the photo. */
+export function photoRegions({ gray, width, height }: LoadedPhoto): StoredRegions {
+  const { hierarchy, grey } = grayToHierarchy(gray);
+  return { hierarchy, photo: { sourceWidth: width, sourceHeight: height, laplacianVariance: varianceOfLaplacian(gray), grey } };
+}
+
+/** A level's page, drawn from the regions, and its score. */
+export function renderLevel({ hierarchy, photo }: StoredRegions, detail: DetailLevel = DEFAULT_DETAIL_LEVEL): { sketch: GrayPlane; qualityScore: number } {
+  const sketch = drawLevel(hierarchy, detail);
+  const { score } = measureQuality({ ...photo, sketch });
   return { sketch, qualityScore: score };
+}
+
+/** The whole conversion in memory (tests, bench): the decoded photo to a level's page and its score. */
+export function renderSketch(photo: LoadedPhoto, detail: DetailLevel = DEFAULT_DETAIL_LEVEL): { sketch: GrayPlane; qualityScore: number } {
+  return renderLevel(photoRegions(photo), detail);
 }

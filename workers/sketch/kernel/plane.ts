@@ -26,13 +26,3 @@ export function rgbaToGray(rgba: Uint8Array | Uint8ClampedArray, width: number, 
   }
   return { data, width, height };
 }
-
-/** A Uint16 plane in 8.8 fixed point (value × 256), at a reduced resolution. */
-export interface FixedPlane {
-  data: Uint16Array;
-  width: number;
-  height: number;
-  /** Working-resolution pixels per plane pixel (along both axes). */
-  scale: number;
-}
-

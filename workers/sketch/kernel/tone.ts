@@ -1,13 +1,13 @@
 /** The tone stage: a curve that stretches a dull or dark photo to the full range. */
 import type { GrayPlane } from "./plane";
-import { SKETCH_TUNING, type SketchTuning } from "./tuning";
+import { TONE_TUNING, type ToneTuning } from "./tuning";
 
 /**
  * The tone curve as a 256-entry table: the toneLow/HighPercentile greys are stretched toward 0
  * and 255 (gain capped at maxToneGain, centred on their midpoint), then a gamma lifts a photo
  * whose median is still below mid-grey. Computed from the histogram of the working grey.
  */
-export function toneCurve(histogram: ArrayLike<number>, tuning: SketchTuning = SKETCH_TUNING): Uint8Array {
+export function toneCurve(histogram: ArrayLike<number>, tuning: ToneTuning = TONE_TUNING): Uint8Array {
   let total = 0;
   for (let v = 0; v < 256; v++) total += histogram[v];
   const percentile = (fraction: number) => {
@@ -64,43 +64,9 @@ function countRow(data: Uint8Array, start: number, width: number, counts: Int32A
   for (; i < end; i++) counts[data[i]]++;
 }
 
-/**
- * The grey through the tone curve, as 8.8 fixed point. A function of its own, not a loop inside
- * the kernel's entry point: a long loop in a function called once per photo is compiled on the
- * spot (on-stack replacement) for every photo again.
- *
- * Four pixels a step where the grey is word-aligned (every decoded plane is): one 32-bit read of
- * four greys, two 32-bit writes of two toned values each. Little-endian, as typed arrays are on
- * every platform Workers run on, and as thicken.ts and encode.ts assume too, without a check at
- * run time; the test compares with the pixel-by-pixel loop.
- */
-export function tonedFixed(grey: Uint8Array, curve: Uint8Array): Uint16Array {
-  const fixed = new Uint16Array(grey.length);
-  const curveFixed = new Uint16Array(256);
-  for (let v = 0; v < 256; v++) curveFixed[v] = curve[v] << 8;
-  let done = 0;
-  if (grey.byteOffset % 4 === 0) {
-    const quads = grey.length >> 2;
-    const greyWords = new Uint32Array(grey.buffer, grey.byteOffset, quads);
-    const fixedWords = new Uint32Array(fixed.buffer, 0, 2 * quads);
-    // In stretches of TONED_STRETCH words, each a call: a loop of its own compiled once and early.
-    for (let start = 0; start < quads; start += TONED_STRETCH) toneWords(greyWords, curveFixed, fixedWords, start, Math.min(quads, start + TONED_STRETCH));
-    done = quads << 2;
-  }
-  for (let i = done; i < grey.length; i += TONED_STRETCH) toneStretch(grey, curveFixed, fixed, i, Math.min(grey.length, i + TONED_STRETCH));
-  return fixed;
-}
-
-const TONED_STRETCH = 4096;
-
-function toneWords(grey: Uint32Array, curveFixed: Uint16Array, fixed: Uint32Array, start: number, end: number): void {
-  for (let w = start; w < end; w++) {
-    const four = grey[w];
-    fixed[2 * w] = curveFixed[four & 255] | (curveFixed[(four >>> 8) & 255] << 16);
-    fixed[2 * w + 1] = curveFixed[(four >>> 16) & 255] | (curveFixed[four >>> 24] << 16);
-  }
-}
-
-function toneStretch(grey: Uint8Array, curveFixed: Uint16Array, fixed: Uint16Array, start: number, end: number): void {
-  for (let i = start; i < end; i++) fixed[i] = curveFixed[grey[i]];
+/** The plane with the curve applied (a new plane; the decoded one is left as it is). */
+export function applyCurve({ data, width, height }: GrayPlane, curve: Uint8Array): GrayPlane {
+  const toned = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) toned[i] = curve[data[i]];
+  return { data: toned, width, height };
 }

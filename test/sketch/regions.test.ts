@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { deserialiseHierarchy, serialiseHierarchy, type GrayPlane } from "../../workers/sketch/kernel";
+import { adjacencyOf } from "../../workers/sketch/kernel/regions/adjacency";
+import { traceArcs } from "../../workers/sketch/kernel/regions/arcs";
+import { buildHierarchy, drawLevel, regionCountAt, regionsAt } from "../../workers/sketch/kernel/regions";
+import { mergeSequence } from "../../workers/sketch/kernel/regions/merge-tree";
+import { watershedBasins } from "../../workers/sketch/kernel/regions/watershed";
+import { packRegions, unpackRegions } from "../../workers/sketch/stored-regions";
+
+const IDENTITY = Uint8Array.from({ length: 256 }, (_, v) => v);
+
+function plane(width: number, height: number, grey: (x: number, y: number) => number): GrayPlane {
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = grey(x, y);
+  return { data, width, height };
+}
+
+const inBox = (x: number, y: number, [x0, y0, x1, y1]: number[]) => x >= x0 && x < x1 && y >= y0 && y < y1;
+
+describe("watershed basins", () => {
+  it("gives each minimum its basin, split on the crest between them", () => {
+    const width = 40;
+    const height = 20;
+    const strength = new Uint16Array(width * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) strength[y * width + x] = Math.round(10 * Math.min(Math.hypot(x - 10, y - 10), Math.hypot(x - 30, y - 10)));
+    const { label, count } = watershedBasins(strength, 1024, width, height);
+    expect(count).toBe(2);
+    expect(label[10 * width + 5]).not.toBe(label[10 * width + 35]);
+    for (let y = 0; y < height; y++) {
+      expect(label[y * width + 18]).toBe(label[10 * width + 10]);
+      expect(label[y * width + 22]).toBe(label[10 * width + 30]);
+    }
+  });
+
+  it("does not run one basin's label along a row of a plateau", () => {
+    // A flat bottom row between two minima above it: each half of the row goes to the nearer basin.
+    const width = 30;
+    const height = 3;
+    const strength = new Uint16Array(width * height).fill(50);
+    strength[2] = 0;
+    strength[27] = 0;
+    for (let x = 0; x < width; x++) strength[2 * width + x] = 60;
+    const { label } = watershedBasins(strength, 1024, width, height);
+    expect(label[2 * width + 3]).toBe(label[2]);
+    expect(label[2 * width + 26]).toBe(label[27]);
+  });
+});
+
+describe("merge tree", () => {
+  // Three squares on paper: two faint (a step of 10 grey levels), one strong (100).
+  const squares = [[20, 20, 60, 60], [80, 20, 120, 60], [140, 20, 180, 60]];
+  const steps = [10, 12, 100];
+  const photo = plane(200, 80, (x, y) => {
+    for (let k = 0; k < squares.length; k++) if (inBox(x, y, squares[k])) return 200 - steps[k];
+    return 200;
+  });
+
+  it("merges the weak borders before the strong one, and cuts nest", () => {
+    const { hierarchy, finestLabel: finest } = buildHierarchy(photo, IDENTITY, 0);
+    expect([hierarchy.gridWidth, hierarchy.gridHeight]).toEqual([photo.width, photo.height]);
+    const counts = (["simple", "standard", "detailed"] as const).map((level) => regionCountAt(hierarchy, level));
+    expect(counts[0]).toBeLessThanOrEqual(counts[1]);
+    expect(counts[1]).toBeLessThanOrEqual(counts[2]);
+    // The strong square stands at every level; the faint ones are gone at simple.
+    const strongInside = 25 * 200 + 160;
+    const paper = 70 * 200 + 100;
+    const faintInside = 25 * 200 + 40;
+    // Region of a grid pixel at a level: the finest region the pixel lies in, then the level's cut.
+    const simple = regionsAt(hierarchy, "simple");
+    const detailed = regionsAt(hierarchy, "detailed");
+    expect(simple[finest[strongInside]]).not.toBe(simple[finest[paper]]);
+    expect(simple[finest[faintInside]]).toBe(simple[finest[paper]]);
+    // Nested: regions apart at a coarse level are apart at every finer level.
+    const standard = regionsAt(hierarchy, "standard");
+    for (let a = 0; a < hierarchy.regionCount; a++) {
+      for (let b = 0; b < hierarchy.regionCount; b++) {
+        if (simple[a] !== simple[b]) expect(standard[a]).not.toBe(standard[b]);
+        if (standard[a] !== standard[b]) expect(detailed[a]).not.toBe(detailed[b]);
+      }
+    }
+  });
+
+  it("two squares merge into their paper before a third, stronger one", () => {
+    // Regions 0, 1, 2 in a row of three pixels each; the border 0|1 is weak, 1|2 strong.
+    const label = Int32Array.from([0, 0, 0, 1, 1, 1, 2, 2, 2]);
+    const edge = Uint16Array.from([0, 0, 40, 40, 0, 400, 400, 0, 0]);
+    const graph = adjacencyOf(label, 3, 9, 1, edge, 4);
+    const { mergeA, mergeB, phaseEnd } = mergeSequence(graph, 3, [{ minArea: 0, maxSaliency: 50 }, { minArea: 0, maxSaliency: 1000 }]);
+    expect(phaseEnd).toEqual([1, 2]);
+    expect([mergeA[0], mergeB[0]].sort()).toEqual([0, 1]);
+  });
+});
+
+describe("borders", () => {
+  it("are closed: every arc ends at a junction, at the page's edge or on itself", () => {
+    const label = Int32Array.from(plane(30, 20, (x, y) => (inBox(x, y, [5, 5, 15, 15]) ? 1 : inBox(x, y, [18, 0, 30, 20]) ? 2 : 0)).data);
+    const arcs = traceArcs(label, 30, 20);
+    const ends = new Map<string, number>();
+    for (let k = 0; k < arcs.count; k++) {
+      const first = arcs.pointStart[k];
+      const last = arcs.pointStart[k + 1] - 1;
+      const a = `${arcs.points[2 * first]},${arcs.points[2 * first + 1]}`;
+      const b = `${arcs.points[2 * last]},${arcs.points[2 * last + 1]}`;
+      if (a === b) continue; // a closed loop
+      for (const end of [a, b]) ends.set(end, (ends.get(end) ?? 0) + 1);
+    }
+    for (const [point, count] of ends) {
+      const [x, y] = point.split(",").map(Number);
+      const onEdge = x === 0 || y === 0 || x === 30 || y === 20;
+      expect(onEdge || count >= 3).toBe(true);
+    }
+    // The square's outline is one closed loop between regions 0 and 1.
+    const loop = [...Array(arcs.count).keys()].find((k) => arcs.sideA[k] === 0 && arcs.sideB[k] === 1);
+    expect(loop).toBeDefined();
+    expect(arcs.pointStart[loop! + 1] - arcs.pointStart[loop!]).toBe(41); // 40 cracks round a 10 x 10 square
+  });
+
+  it("are drawn at print size, smooth and of the level's weight, whatever the photo's size", () => {
+    const photo = plane(220, 150, (x, y) => (Math.hypot(x - 110, y - 75) < 50 ? 40 : 220));
+    const { hierarchy } = buildHierarchy(photo, IDENTITY, 0);
+    const page = drawLevel(hierarchy, "standard");
+    expect([page.width, page.height]).toEqual([3300, 2250]);
+    // The circle's outline crosses the middle row twice, each crossing about 0.5 mm (6 px) wide.
+    const row = page.data.subarray(1125 * 3300, 1126 * 3300);
+    const runs: number[] = [];
+    for (let x = 0, run = 0; x <= 3300; x++) {
+      if (x < 3300 && row[x] === 0) run++;
+      else if (run) (runs.push(run), (run = 0));
+    }
+    expect(runs).toHaveLength(2);
+    for (const run of runs) expect(run).toBeGreaterThanOrEqual(5);
+    for (const run of runs) expect(run).toBeLessThanOrEqual(8);
+  });
+});
+
+describe("stored hierarchy", () => {
+  it("round-trips through bytes, and draws the same page from them", async () => {
+    const photo = plane(160, 100, (x, y) => (inBox(x, y, [30, 20, 90, 70]) ? 60 : inBox(x, y, [100, 30, 140, 80]) ? 150 : 230));
+    const { hierarchy, grey } = buildHierarchy(photo, IDENTITY, 0);
+    const back = deserialiseHierarchy(serialiseHierarchy(hierarchy));
+    expect(back.mergesAt).toEqual(hierarchy.mergesAt);
+    expect([...back.arcs.sideA]).toEqual([...hierarchy.arcs.sideA]);
+    // Points are kept to 1/16 of a grid pixel: the pages differ by at most a few edge pixels.
+    const before = drawLevel(hierarchy, "detailed").data;
+    const after = drawLevel(back, "detailed").data;
+    let ink = 0;
+    let differ = 0;
+    for (let i = 0; i < before.length; i++) {
+      if (before[i] === 0) ink++;
+      if (before[i] !== after[i]) differ++;
+    }
+    expect(ink).toBeGreaterThan(1000);
+    expect(differ).toBeLessThan(0.02 * ink);
+    const stored = unpackRegions(packRegions({ hierarchy, photo: { sourceWidth: 160, sourceHeight: 100, laplacianVariance: 12.5, grey } }));
+    expect(stored?.photo).toMatchObject({ sourceWidth: 160, sourceHeight: 100, laplacianVariance: 12.5 });
+    expect(stored?.photo.grey.data).toEqual(grey.data);
+    expect(unpackRegions(new Uint8Array([1, 2, 3]))).toBeNull();
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The region adjacency graph of a labelling: one edge per pair of touching regions, with the
+ * length of their shared border (in pixel cracks) and the sum of the edge strength along it.
+ */
+
+export interface AdjacencyGraph {
+  edgeCount: number;
+  /** The two regions of each edge (a < b). */
+  edgeA: Int32Array;
+  edgeB: Int32Array;
+  /** Cracks on the shared border, and the summed strength over them (the crest: the larger of the two pixels). */
+  borderLength: Float64Array;
+  borderStrength: Float64Array;
+  /** Pixels per region. */
+  area: Float64Array;
+}
+
+export function adjacencyOf(label: Int32Array, regionCount: number, width: number, height: number, strength: Uint16Array, stepsPerLevel: number): AdjacencyGraph {
+  const area = new Float64Array(regionCount);
+  const table = new PairTable(Math.max(16, regionCount * 4));
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      const p = row + x;
+      const a = label[p];
+      area[a]++;
+      if (x + 1 < width) {
+        const b = label[p + 1];
+        if (b !== a) table.add(a, b, Math.max(strength[p], strength[p + 1]) / stepsPerLevel);
+      }
+      if (y + 1 < height) {
+        const b = label[p + width];
+        if (b !== a) table.add(a, b, Math.max(strength[p], strength[p + width]) / stepsPerLevel);
+      }
+    }
+  }
+  return { ...table.edges(), area };
+}
+
+/** Open addressing on the pair (a, b), growing as needed; edges are numbered as first seen. */
+class PairTable {
+  private slots: Int32Array;
+  private mask: number;
+  count = 0;
+  private a: Int32Array;
+  private b: Int32Array;
+  private length: Float64Array;
+  private strength: Float64Array;
+
+  constructor(expected: number) {
+    let size = 1;
+    while (size < expected * 2) size <<= 1;
+    this.slots = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+    this.a = new Int32Array(expected);
+    this.b = new Int32Array(expected);
+    this.length = new Float64Array(expected);
+    this.strength = new Float64Array(expected);
+  }
+
+  add(first: number, second: number, value: number): void {
+    const a = first < second ? first : second;
+    const b = first < second ? second : first;
+    let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
+    for (;;) {
+      const edge = this.slots[slot];
+      if (edge < 0) break;
+      if (this.a[edge] === a && this.b[edge] === b) {
+        this.length[edge]++;
+        this.strength[edge] += value;
+        return;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    if (this.count === this.a.length) this.grow();
+    const edge = this.count++;
+    this.a[edge] = a;
+    this.b[edge] = b;
+    this.length[edge] = 1;
+    this.strength[edge] = value;
+    if (this.count * 2 > this.slots.length) this.rehash();
+    else this.slots[slot] = edge;
+  }
+
+  edges(): Omit<AdjacencyGraph, "area"> {
+    const n = this.count;
+    return { edgeCount: n, edgeA: this.a.slice(0, n), edgeB: this.b.slice(0, n), borderLength: this.length.slice(0, n), borderStrength: this.strength.slice(0, n) };
+  }
+
+  private grow(): void {
+    const size = this.a.length * 2;
+    const a = new Int32Array(size); a.set(this.a); this.a = a;
+    const b = new Int32Array(size); b.set(this.b); this.b = b;
+    const length = new Float64Array(size); length.set(this.length); this.length = length;
+    const strength = new Float64Array(size); strength.set(this.strength); this.strength = strength;
+  }
+
+  /** Doubles the slots and re-inserts every edge (including the one just added). */
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    this.mask = this.slots.length - 1;
+    for (let edge = 0; edge < this.count; edge++) {
+      let slot = (Math.imul(this.a[edge], 0x9e3779b1) ^ Math.imul(this.b[edge], 0x85ebca77)) & this.mask;
+      while (this.slots[slot] >= 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = edge;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The edge-strength map the regions are grown on: where the photo changes, in grey levels of a
+ * step, on the analysis grid (docs/decisions/016-regions.md).
+ *
+ *   the toned grey, area-reduced to the analysis grid and smoothed (more on a noisy photo)
+ *   → Sobel magnitude, in grey levels of the step it answers (a clean step of h levels gives h)
+ *   → surround suppression: minus the mean magnitude around the pixel, so a field of grass,
+ *     fur or pebbles (edges everywhere) is weak and a lone outline stands
+ *   → plus the dodge's darkness: a thin dark line (a stem, a whisker, a window frame) is a ridge
+ *     of its own, so the border runs along it instead of on both its sides
+ */
+import { blurFloatInPlace, type FloatPlane } from "./float-plane";
+import type { GrayPlane } from "../plane";
+
+export interface EdgeMapTuning {
+  /** Smoothing of the grey before Sobel, in analysis pixels, and per grey level of noise. */
+  smoothingPx: number;
+  noiseSmoothing: number;
+  /** Surround: Gaussian of this many analysis pixels, subtracted × surroundSuppression. */
+  surroundSigmaPx: number;
+  surroundSuppression: number;
+}
+
+/**
+ * Edge strength per analysis pixel in quarter grey levels of a step (0 .. STRENGTH_LEVELS - 1).
+ * Quarter levels, not whole ones: whole levels left broad plateaus in gentle gradients, and two
+ * basins flooding a plateau from both sides meet on a straight line through it, which is no edge.
+ */
+export const STRENGTH_STEPS_PER_GREY_LEVEL = 4;
+export const STRENGTH_LEVELS = 1024;
+
+export interface EdgeMaps {
+  /** Sobel magnitude of the smoothed grey: the relief the basins are flooded on. */
+  flood: Uint16Array;
+  /**
+   * How much an edge stands above its surroundings (the Sobel magnitude minus its mean around
+   * the pixel): what a border is judged by. A border through a smooth slope (shading on a cheek,
+   * a sky's gradient) lies where the magnitude is what it is all around, and scores nothing; one
+   * along an outline lies on a ridge of magnitude and scores its height.
+   */
+  saliency: Uint16Array;
+}
+
+export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning): EdgeMaps {
+  const { width, height } = grey;
+  const smooth: FloatPlane = { data: Float32Array.from(grey.data), width, height };
+  blurFloatInPlace(smooth, Math.hypot(tuning.smoothingPx, noise * tuning.noiseSmoothing));
+  const magnitude = sobelSteps(smooth);
+  const surround: FloatPlane = { data: magnitude.data.slice(), width, height };
+  blurFloatInPlace(surround, tuning.surroundSigmaPx);
+  const flood = new Uint16Array(width * height);
+  const saliency = new Uint16Array(width * height);
+  const m = magnitude.data;
+  const s = surround.data;
+  for (let i = 0; i < flood.length; i++) {
+    flood[i] = quantised(m[i]);
+    saliency[i] = quantised(Math.max(0, m[i] - tuning.surroundSuppression * s[i]));
+  }
+  return { flood, saliency };
+}
+
+function quantised(greyLevels: number): number {
+  const value = STRENGTH_STEPS_PER_GREY_LEVEL * greyLevels;
+  return value >= STRENGTH_LEVELS - 1 ? STRENGTH_LEVELS - 1 : value + 0.5;
+}
+
+/**
+ * Sobel magnitude / 8 on the inner pixels (a clean step of h grey levels answers about h / 2 on
+ * each of its two pixels, so × 2: h); the border pixels copy their inner neighbour.
+ */
+export function sobelSteps({ data, width, height }: FloatPlane): FloatPlane {
+  const out = new Float32Array(width * height);
+  if (width < 3 || height < 3) return { data: out, width, height };
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
+      const up = i - width;
+      const down = i + width;
+      const gx = data[up + 1] + 2 * data[i + 1] + data[down + 1] - data[up - 1] - 2 * data[i - 1] - data[down - 1];
+      const gy = data[down - 1] + 2 * data[down] + data[down + 1] - data[up - 1] - 2 * data[up] - data[up + 1];
+      out[i] = Math.sqrt(gx * gx + gy * gy) / 4;
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    out[y * width] = out[y * width + 1];
+    out[y * width + width - 1] = out[y * width + width - 2];
+  }
+  out.copyWithin(0, width, 2 * width);
+  out.copyWithin((height - 1) * width, (height - 2) * width, (height - 1) * width);
+  return { data: out, width, height };
+}

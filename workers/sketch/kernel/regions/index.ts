@@ -1,0 +1,143 @@
+/**
+ * The region stage: a photo's grey plane in, a hierarchy of closed regions out, and any of its
+ * three detail levels drawn as a page (docs/decisions/016-regions.md):
+ *
+ *   analysis grid: the toned grey, area-reduced to at most ANALYSIS_LONG_EDGE px    (here)
+ *   → edge strength: Sobel minus surround, plus the dodge's dark lines             edge-map.ts
+ *   → watershed basins of the edge strength                                        watershed.ts
+ *   → their adjacency graph: border length and strength per touching pair          adjacency.ts
+ *   → the merge tree, in one phase per level, finest first                         merge-tree.ts
+ *   → the finest level's borders as arcs between junctions, smoothed               arcs.ts
+ *   → a level: replay its merges, draw the arcs whose two sides still differ       draw.ts
+ */
+import { PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../../app/lib/constants";
+import type { GrayPlane } from "../plane";
+import { areaResize, fitWithin } from "../resize";
+import { applyCurve } from "../tone";
+import { adjacencyOf } from "./adjacency";
+import { smoothArcs, traceArcs, type Arcs } from "./arcs";
+import { drawArcs } from "./draw";
+import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
+import { mergeSequence } from "./merge-tree";
+import { REGION_TUNING, LEVEL_REGIONS } from "./tuning";
+import { watershedBasins } from "./watershed";
+
+export interface RegionHierarchy {
+  /** The page every level is drawn on: the photo's aspect at print size (long edge PRINT_LONG_EDGE_PX). */
+  pageWidth: number;
+  pageHeight: number;
+  /** The analysis grid the regions were found on. */
+  gridWidth: number;
+  gridHeight: number;
+  /** Regions of the finest level (detailed); arcs' sides and merges name these. */
+  regionCount: number;
+  /** The finest level's borders, smoothed, in grid coordinates. */
+  arcs: Arcs;
+  /** Merges from the finest level up, in order, and how many of them each level applies. */
+  mergeA: Int32Array;
+  mergeB: Int32Array;
+  mergesAt: Record<DetailLevel, number>;
+}
+
+/** Finest first: the order the merge phases run in. */
+const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
+
+/**
+ * The hierarchy of a decoded grey plane (any size), with the tone curve and the noise estimate
+ * (grey levels) of that plane; also answers the toned grey on the analysis grid (the score reads
+ * it) and the finest region of each grid pixel.
+ */
+export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: number): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array } {
+  const grid = fitWithin(photo.width, photo.height, REGION_TUNING.analysisLongEdge);
+  const grey = applyCurve(areaResize(photo, grid.width, grid.height), curve);
+  const longEdge = Math.max(grid.width, grid.height);
+  // Averaging n x n pixels divides the noise by n.
+  const gridNoise = (noise * grid.height) / photo.height;
+  const maps = edgeMaps(grey, gridNoise, {
+    smoothingPx: REGION_TUNING.smoothingMm * (longEdge / PRINT_LONG_EDGE_MM),
+    noiseSmoothing: REGION_TUNING.noiseSmoothing,
+    surroundSigmaPx: REGION_TUNING.surroundSigmaMm * (longEdge / PRINT_LONG_EDGE_MM),
+    surroundSuppression: REGION_TUNING.surroundSuppression,
+  });
+  const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
+  const graph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL);
+  // Grid pixels per cm² of the printed page.
+  const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
+  const phases = LEVELS_FINE_TO_COARSE.map((level) => ({
+    minArea: LEVEL_REGIONS[level].minAreaCm2 * pixelsPerCm2,
+    maxSaliency: LEVEL_REGIONS[level].maxSaliency,
+  }));
+  const sequence = mergeSequence(graph, basins.count, phases);
+
+  // The finest level's partition: basins relabelled by their region after phase one.
+  const regionOfBasin = partitionAfter(basins.count, sequence.mergeA, sequence.mergeB, sequence.phaseEnd[0]);
+  let regionCount = 0;
+  const compact = new Int32Array(basins.count).fill(-1);
+  for (let b = 0; b < basins.count; b++) {
+    const root = regionOfBasin[b];
+    if (compact[root] < 0) compact[root] = regionCount++;
+  }
+  const label = basins.label;
+  for (let i = 0; i < label.length; i++) label[i] = compact[regionOfBasin[label[i]]];
+  const arcs = smoothArcs(traceArcs(label, grid.width, grid.height), REGION_TUNING.arcSmoothingPx, REGION_TUNING.arcPointStep);
+
+  const first = sequence.phaseEnd[0];
+  const mergeA = new Int32Array(sequence.mergeA.length - first);
+  const mergeB = new Int32Array(mergeA.length);
+  for (let k = 0; k < mergeA.length; k++) {
+    mergeA[k] = compact[regionOfBasin[sequence.mergeA[first + k]]];
+    mergeB[k] = compact[regionOfBasin[sequence.mergeB[first + k]]];
+  }
+  const mergesAt = {} as Record<DetailLevel, number>;
+  LEVELS_FINE_TO_COARSE.forEach((level, phase) => (mergesAt[level] = sequence.phaseEnd[phase] - first));
+  const page = printPageSize(photo.width, photo.height);
+  const hierarchy = { pageWidth: page.width, pageHeight: page.height, gridWidth: grid.width, gridHeight: grid.height, regionCount, arcs, mergeA, mergeB, mergesAt };
+  return { hierarchy, grey, finestLabel: label };
+}
+
+/** The region (a representative id) of each finest region at a level: the cut of the tree. */
+export function regionsAt(hierarchy: RegionHierarchy, level: DetailLevel): Int32Array {
+  return partitionAfter(hierarchy.regionCount, hierarchy.mergeA, hierarchy.mergeB, hierarchy.mergesAt[level]);
+}
+
+/** The page of a level: the arcs whose two sides lie in different regions of its cut. */
+export function drawLevel(hierarchy: RegionHierarchy, level: DetailLevel): GrayPlane {
+  const region = regionsAt(hierarchy, level);
+  const { sideA, sideB } = hierarchy.arcs;
+  const radius = (LEVEL_REGIONS[level].lineWidthMm / 2) * (PRINT_LONG_EDGE_PX / PRINT_LONG_EDGE_MM);
+  return drawArcs(hierarchy.arcs, (arc) => region[sideA[arc]] !== region[sideB[arc]], hierarchy.gridWidth, hierarchy.gridHeight, hierarchy.pageWidth, hierarchy.pageHeight, radius);
+}
+
+/** How many regions a level has. */
+export function regionCountAt(hierarchy: RegionHierarchy, level: DetailLevel): number {
+  const region = regionsAt(hierarchy, level);
+  let count = 0;
+  for (let r = 0; r < region.length; r++) if (region[r] === r) count++;
+  return count;
+}
+
+const PRINT_LONG_EDGE_MM = (PRINT_LONG_EDGE_PX / 300) * 25.4;
+
+/** The photo's aspect with its long edge at print size, whatever the photo's own size. */
+export function printPageSize(width: number, height: number): { width: number; height: number } {
+  const scale = PRINT_LONG_EDGE_PX / Math.max(width, height);
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** Union-find replay of the first `merges` merges: each element's root. */
+function partitionAfter(count: number, mergeA: Int32Array, mergeB: Int32Array, merges: number): Int32Array {
+  const parent = new Int32Array(count);
+  for (let i = 0; i < count; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (let k = 0; k < merges; k++) {
+    const a = find(mergeA[k]);
+    const b = find(mergeB[k]);
+    if (a !== b) parent[b] = a;
+  }
+  for (let i = 0; i < count; i++) parent[i] = find(i);
+  return parent;
+}
+

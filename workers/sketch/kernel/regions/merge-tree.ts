@@ -1,0 +1,181 @@
+/**
+ * The merge tree: basins merged two at a time, the pair with the weakest shared border first
+ * (the mean edge strength along it: hierarchical watersheds, Najman and Cousty; the ultrametric
+ * contour map of Arbeláez et al. 2011). Cutting the sequence after k merges gives a partition
+ * whose borders are closed by construction, and a cut after more merges only removes borders.
+ *
+ * One sequence, in phases, one per detail level from the finest: a phase first merges every
+ * region smaller than its smallest area into its weakest neighbour, then merges borders weaker
+ * than its saliency, and ends there; the next phase goes on from that partition. So the three
+ * levels are three cuts of one tree and nest by construction.
+ */
+import type { AdjacencyGraph } from "./adjacency";
+
+export interface MergePhase {
+  /** Regions smaller than this (analysis pixels) merge whatever their border. */
+  minArea: number;
+  /** Borders whose mean strength (grey levels of a step) is below this merge. */
+  maxSaliency: number;
+}
+
+export interface MergeSequence {
+  /** The merges in order: the two basins (any member of each side) joined by merge k. */
+  mergeA: Int32Array;
+  mergeB: Int32Array;
+  /** Merges done when each phase ended: phase p's partition is the cut after phaseEnd[p] merges. */
+  phaseEnd: number[];
+}
+
+/** Below every saliency: small regions merge before any border is judged. */
+const SMALL_REGION_KEY = -1e9;
+
+export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases: readonly MergePhase[]): MergeSequence {
+  const { edgeA, edgeB } = graph;
+  const area = graph.area.slice();
+  const length = graph.borderLength.slice();
+  const strength = graph.borderStrength.slice();
+  const parent = new Int32Array(regionCount);
+  for (let r = 0; r < regionCount; r++) parent[r] = r;
+  const find = (r: number): number => {
+    while (parent[r] !== r) r = parent[r] = parent[parent[r]];
+    return r;
+  };
+  // Edge lists per region (dead edges are skipped, and dropped when a list is walked whole), and
+  // the live edge between two regions by their pair: a merge walks only the smaller region's list.
+  const edgesOf: number[][] = Array.from({ length: regionCount }, () => []);
+  const edgeOfPair = new Map<number, number>();
+  const pairKey = (a: number, b: number) => (a < b ? a * PAIR_BASE + b : b * PAIR_BASE + a);
+  for (let e = 0; e < graph.edgeCount; e++) {
+    edgesOf[edgeA[e]].push(e);
+    edgesOf[edgeB[e]].push(e);
+    edgeOfPair.set(pairKey(edgeA[e], edgeB[e]), e);
+  }
+  const alive = new Uint8Array(graph.edgeCount).fill(1);
+  const stamp = new Int32Array(graph.edgeCount);
+  const otherEnd = (e: number, region: number) => {
+    const a = find(edgeA[e]);
+    return a === region ? find(edgeB[e]) : a;
+  };
+
+  const mergeA: number[] = [];
+  const mergeB: number[] = [];
+  const phaseEnd: number[] = [];
+  const heap = new EdgeHeap();
+
+  for (const phase of phases) {
+    const keyOf = (e: number): number => {
+      const small = Math.min(area[find(edgeA[e])], area[find(edgeB[e])]) < phase.minArea;
+      const saliency = strength[e] / length[e];
+      return small ? SMALL_REGION_KEY + saliency : saliency;
+    };
+    heap.clear();
+    for (let e = 0; e < graph.edgeCount; e++) if (alive[e]) heap.push(keyOf(e), e, stamp[e]);
+    while (heap.size > 0) {
+      const { key, edge, edgeStamp } = heap.pop();
+      if (!alive[edge] || edgeStamp !== stamp[edge]) continue;
+      if (key >= phase.maxSaliency) break;
+      let keep = find(edgeA[edge]);
+      let gone = find(edgeB[edge]);
+      if (edgesOf[keep].length < edgesOf[gone].length) [keep, gone] = [gone, keep];
+      mergeA.push(keep);
+      mergeB.push(gone);
+      alive[edge] = 0;
+      edgeOfPair.delete(pairKey(keep, gone));
+      const wasSmall = area[keep] < phase.minArea;
+      parent[gone] = keep;
+      area[keep] += area[gone];
+      const keptList = edgesOf[keep];
+      const changed: number[] = [];
+      for (const e of edgesOf[gone]) {
+        if (!alive[e]) continue;
+        // Resolved before `gone` joined `keep`, the neighbour is the far end of a gone edge.
+        const other = otherEnd(e, keep);
+        edgeOfPair.delete(pairKey(gone, other));
+        const parallel = edgeOfPair.get(pairKey(keep, other));
+        if (parallel !== undefined) {
+          // Both touched this neighbour: one border now, its length and strength added up.
+          length[parallel] += length[e];
+          strength[parallel] += strength[e];
+          alive[e] = 0;
+          changed.push(parallel);
+        } else {
+          edgeOfPair.set(pairKey(keep, other), e);
+          keptList.push(e);
+          changed.push(e);
+        }
+      }
+      edgesOf[gone] = [];
+      // Keys that moved: the combined and moved edges; every edge of the region if it stopped
+      // being small (then its list is compacted on the way); the edges of a small region absorbed
+      // by a large one move with it (they are among `changed`).
+      if (wasSmall && area[keep] >= phase.minArea) {
+        const live = keptList.filter((e) => alive[e] === 1);
+        edgesOf[keep] = live;
+        for (const e of live) heap.push(keyOf(e), e, ++stamp[e]);
+      } else {
+        for (const e of changed) heap.push(keyOf(e), e, ++stamp[e]);
+      }
+    }
+    phaseEnd.push(mergeA.length);
+  }
+  return { mergeA: Int32Array.from(mergeA), mergeB: Int32Array.from(mergeB), phaseEnd };
+}
+
+/** Region ids stay below this (a grid has at most a few million pixels), so a pair is one exact double. */
+const PAIR_BASE = 2 ** 24;
+/** A binary min-heap of (key, edge, stamp), on growing typed arrays. */
+class EdgeHeap {
+  private keys = new Float64Array(1024);
+  private edges = new Int32Array(1024);
+  private stamps = new Int32Array(1024);
+  size = 0;
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  push(key: number, edge: number, edgeStamp: number): void {
+    if (this.size === this.keys.length) this.grow();
+    let i = this.size++;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (this.keys[up] <= key) break;
+      this.keys[i] = this.keys[up];
+      this.edges[i] = this.edges[up];
+      this.stamps[i] = this.stamps[up];
+      i = up;
+    }
+    this.keys[i] = key;
+    this.edges[i] = edge;
+    this.stamps[i] = edgeStamp;
+  }
+
+  pop(): { key: number; edge: number; edgeStamp: number } {
+    const top = { key: this.keys[0], edge: this.edges[0], edgeStamp: this.stamps[0] };
+    const last = --this.size;
+    const key = this.keys[last];
+    const edge = this.edges[last];
+    const edgeStamp = this.stamps[last];
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= last) break;
+      if (child + 1 < last && this.keys[child + 1] < this.keys[child]) child++;
+      if (this.keys[child] >= key) break;
+      this.keys[i] = this.keys[child];
+      this.edges[i] = this.edges[child];
+      this.stamps[i] = this.stamps[child];
+      i = child;
+    }
+    this.keys[i] = key;
+    this.edges[i] = edge;
+    this.stamps[i] = edgeStamp;
+    return top;
+  }
+
+  private grow(): void {
+    const keys = new Float64Array(this.keys.length * 2); keys.set(this.keys); this.keys = keys;
+    const edges = new Int32Array(this.edges.length * 2); edges.set(this.edges); this.edges = edges;
+    const stamps = new Int32Array(this.stamps.length * 2); stamps.set(this.stamps); this.stamps = stamps;
+  }
+}
