@@ -14,7 +14,7 @@ import { decodeToGrayPlane } from "./decode";
 import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../app/lib/constants";
-import { drawLevel, grayToHierarchy, type GrayPlane } from "./kernel";
+import { drawLevel, grayToHierarchy, REGION_TUNING, type GrayPlane } from "./kernel";
 import { measureQuality, varianceOfLaplacian } from "./quality";
 import { loadRegions, storeRegions, type StoredRegions } from "./stored-regions";
 
@@ -89,12 +89,14 @@ async function loadGray(bucket: R2Bucket, originalKey: string): Promise<LoadedPh
 }
 
 /**
- * The upright grey plane, already reduced toward print size for large JPEGs; no RGBA survives
+ * The upright grey plane, already reduced toward the analysis grid for large JPEGs; no RGBA survives
  * the decoder. `bytes` is the caller's last reference to the file, so it is garbage once the
  * kernel runs.
  */
 export async function decodeToGray(bytes: Uint8Array): Promise<LoadedPhoto> {
-  const { data, width, height, sourceWidth, sourceHeight } = await decodeToGrayPlane(bytes);
+  // Reduced in the DCT domain only down to the analysis grid: the regions are found there, and the
+  // page is drawn at print size from their borders, not from the photo's pixels.
+  const { data, width, height, sourceWidth, sourceHeight } = await decodeToGrayPlane(bytes, { minLongEdge: REGION_TUNING.analysisLongEdge });
   return { gray: { data, width, height }, width: sourceWidth, height: sourceHeight };
 }
 

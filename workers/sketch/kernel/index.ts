@@ -25,6 +25,7 @@ export { estimateNoise } from "./noise";
 export { rgbaToGray, type GrayPlane } from "./plane";
 export { buildHierarchy, drawLevel, printPageSize, regionCountAt, regionsAt, type RegionHierarchy } from "./regions";
 export { deserialiseHierarchy, serialiseHierarchy } from "./regions/serialise";
+export { REGION_TUNING } from "./regions/tuning";
 export { areaResize, downscaleToFit, fitWithin } from "./resize";
 export { histogramOf, toneCurve } from "./tone";
 

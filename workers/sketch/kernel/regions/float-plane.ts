@@ -14,24 +14,53 @@ export interface FloatPlane {
 export function blurFloatInPlace(plane: FloatPlane, sigma: number): void {
   if (sigma < 0.5) return;
   const { data, width, height } = plane;
-  const line = new Float32Array(Math.max(width, height));
+  const line = new Float32Array(width);
+  const copy = new Float32Array(data.length);
+  const columnSums = new Float32Array(width);
   for (const boxWidth of boxWidthsForGaussian(sigma, 3)) {
     const radius = (boxWidth - 1) >> 1;
-    for (let y = 0; y < height; y++) boxLine(data, y * width, 1, width, radius, line);
-    for (let x = 0; x < width; x++) boxLine(data, x, width, height, radius, line);
+    for (let y = 0; y < height; y++) boxRow(data, y * width, width, radius, line);
+    boxColumns(data, copy, columnSums, width, height, radius);
   }
 }
 
-/** One running-sum box of the given radius along a line of `count` values (clamped ends). */
-function boxLine(data: Float32Array, start: number, stride: number, count: number, radius: number, line: Float32Array): void {
-  for (let i = 0; i < count; i++) line[i] = data[start + i * stride];
+/** One running-sum box of the given radius along the row at `start` (ends clamped). */
+function boxRow(data: Float32Array, start: number, count: number, radius: number, line: Float32Array): void {
+  for (let i = 0; i < count; i++) line[i] = data[start + i];
   const last = count - 1;
   const norm = 1 / (2 * radius + 1);
   let sum = 0;
-  for (let k = -radius; k <= radius; k++) sum += line[Math.min(last, Math.max(0, k))];
+  for (let k = -radius; k <= radius; k++) sum += line[k < 0 ? 0 : k > last ? last : k];
   for (let i = 0; i < count; i++) {
-    data[start + i * stride] = sum * norm;
-    sum += line[Math.min(last, i + radius + 1)] - line[Math.max(0, i - radius)];
+    data[start + i] = sum * norm;
+    const enter = i + radius + 1;
+    const leave = i - radius;
+    sum += line[enter > last ? last : enter] - line[leave < 0 ? 0 : leave];
+  }
+}
+
+/**
+ * The same box down the columns, a row at a time: one running sum per column slides down the
+ * plane, so every read and write runs along a row (cache lines used whole, where a column at a
+ * time jumped a row's length at every step).
+ */
+function boxColumns(data: Float32Array, copy: Float32Array, sums: Float32Array, width: number, height: number, radius: number): void {
+  copy.set(data);
+  const last = height - 1;
+  const norm = 1 / (2 * radius + 1);
+  sums.fill(0);
+  for (let k = -radius; k <= radius; k++) {
+    const row = (k < 0 ? 0 : k > last ? last : k) * width;
+    for (let x = 0; x < width; x++) sums[x] += copy[row + x];
+  }
+  for (let y = 0; y < height; y++) {
+    const out = y * width;
+    const enter = (y + radius + 1 > last ? last : y + radius + 1) * width;
+    const leave = (y - radius < 0 ? 0 : y - radius) * width;
+    for (let x = 0; x < width; x++) {
+      data[out + x] = sums[x] * norm;
+      sums[x] += copy[enter + x] - copy[leave + x];
+    }
   }
 }
 

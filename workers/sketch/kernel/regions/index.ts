@@ -6,6 +6,7 @@
  *   → edge strength: Sobel minus surround, plus the dodge's dark lines             edge-map.ts
  *   → watershed basins of the edge strength                                        watershed.ts
  *   → their adjacency graph: border length and strength per touching pair          adjacency.ts
+ *   → basins joined across borders with no saliency at all (flat or textured ground)  merge-tree.ts
  *   → the merge tree, in one phase per level, finest first                         merge-tree.ts
  *   → the finest level's borders as arcs between junctions, smoothed               arcs.ts
  *   → a level: replay its merges, draw the arcs whose two sides still differ       draw.ts
@@ -18,7 +19,7 @@ import { adjacencyOf } from "./adjacency";
 import { smoothArcs, traceArcs, type Arcs } from "./arcs";
 import { drawArcs } from "./draw";
 import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
-import { mergeSequence } from "./merge-tree";
+import { joinAcrossNoBorder, mergeSequence } from "./merge-tree";
 import { REGION_TUNING, LEVEL_REGIONS } from "./tuning";
 import { watershedBasins } from "./watershed";
 
@@ -60,11 +61,16 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
     surroundSuppression: REGION_TUNING.surroundSuppression,
   });
   const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
+  const basinGraph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL);
+  const joined = joinAcrossNoBorder(basinGraph, basins.count, REGION_TUNING.noBorderBelow);
+  for (let i = 0; i < basins.label.length; i++) basins.label[i] = joined.regionOf[basins.label[i]];
+  basins.count = joined.count;
   const graph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL);
   // Grid pixels per cm² of the printed page.
   const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
   const phases = LEVELS_FINE_TO_COARSE.map((level) => ({
     minArea: LEVEL_REGIONS[level].minAreaCm2 * pixelsPerCm2,
+    minWidth: LEVEL_REGIONS[level].minWidthMm * (longEdge / PRINT_LONG_EDGE_MM),
     maxSaliency: LEVEL_REGIONS[level].maxSaliency,
   }));
   const sequence = mergeSequence(graph, basins.count, phases);
@@ -79,7 +85,7 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
   }
   const label = basins.label;
   for (let i = 0; i < label.length; i++) label[i] = compact[regionOfBasin[label[i]]];
-  const arcs = smoothArcs(traceArcs(label, grid.width, grid.height), REGION_TUNING.arcSmoothingPx, REGION_TUNING.arcPointStep);
+  const arcs = smoothArcs(traceArcs(label, grid.width, grid.height), REGION_TUNING.arcSmoothingMm * (longEdge / PRINT_LONG_EDGE_MM), REGION_TUNING.arcPointStep);
 
   const first = sequence.phaseEnd[0];
   const mergeA = new Int32Array(sequence.mergeA.length - first);

@@ -5,15 +5,22 @@
  * whose borders are closed by construction, and a cut after more merges only removes borders.
  *
  * One sequence, in phases, one per detail level from the finest: a phase first merges every
- * region smaller than its smallest area into its weakest neighbour, then merges borders weaker
+ * region smaller or narrower than its limits into its weakest neighbour, then merges borders weaker
  * than its saliency, and ends there; the next phase goes on from that partition. So the three
  * levels are three cuts of one tree and nest by construction.
  */
 import type { AdjacencyGraph } from "./adjacency";
+import { PairIndex } from "./pair-index";
 
 export interface MergePhase {
-  /** Regions smaller than this (analysis pixels) merge whatever their border. */
+  /** Regions smaller than this (analysis pixels) merge whatever their border... */
   minArea: number;
+  /**
+   * ...and so do regions narrower than this (analysis pixels): 2 × area / border length, the width
+   * of a strip (a rim's highlight, a crease), half the diameter of a disc. A sliver between two
+   * parallel lines is no shape to colour; merged, its two lines become one.
+   */
+  minWidth: number;
   /** Borders whose mean strength (grey levels of a step) is below this merge. */
   maxSaliency: number;
 }
@@ -43,12 +50,17 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
   // Edge lists per region (dead edges are skipped, and dropped when a list is walked whole), and
   // the live edge between two regions by their pair: a merge walks only the smaller region's list.
   const edgesOf: number[][] = Array.from({ length: regionCount }, () => []);
-  const edgeOfPair = new Map<number, number>();
-  const pairKey = (a: number, b: number) => (a < b ? a * PAIR_BASE + b : b * PAIR_BASE + a);
+  const edgeOfPair = new PairIndex(graph.edgeCount);
   for (let e = 0; e < graph.edgeCount; e++) {
     edgesOf[edgeA[e]].push(e);
     edgesOf[edgeB[e]].push(e);
-    edgeOfPair.set(pairKey(edgeA[e], edgeB[e]), e);
+    edgeOfPair.add(edgeA[e], edgeB[e], e);
+  }
+  // Border length of each region with the others (the page's edge not counted).
+  const perimeter = new Float64Array(regionCount);
+  for (let e = 0; e < graph.edgeCount; e++) {
+    perimeter[edgeA[e]] += length[e];
+    perimeter[edgeB[e]] += length[e];
   }
   const alive = new Uint8Array(graph.edgeCount).fill(1);
   const stamp = new Int32Array(graph.edgeCount);
@@ -63,10 +75,10 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
   const heap = new EdgeHeap();
 
   for (const phase of phases) {
+    const tooSmall = (r: number) => area[r] < phase.minArea || 2 * area[r] < phase.minWidth * perimeter[r];
     const keyOf = (e: number): number => {
-      const small = Math.min(area[find(edgeA[e])], area[find(edgeB[e])]) < phase.minArea;
       const saliency = strength[e] / length[e];
-      return small ? SMALL_REGION_KEY + saliency : saliency;
+      return tooSmall(find(edgeA[e])) || tooSmall(find(edgeB[e])) ? SMALL_REGION_KEY + saliency : saliency;
     };
     heap.clear();
     for (let e = 0; e < graph.edgeCount; e++) if (alive[e]) heap.push(keyOf(e), e, stamp[e]);
@@ -80,35 +92,36 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
       mergeA.push(keep);
       mergeB.push(gone);
       alive[edge] = 0;
-      edgeOfPair.delete(pairKey(keep, gone));
-      const wasSmall = area[keep] < phase.minArea;
+      edgeOfPair.delete(keep, gone);
+      const wasSmall = tooSmall(keep);
       parent[gone] = keep;
       area[keep] += area[gone];
+      perimeter[keep] += perimeter[gone] - 2 * length[edge];
       const keptList = edgesOf[keep];
       const changed: number[] = [];
       for (const e of edgesOf[gone]) {
         if (!alive[e]) continue;
         // Resolved before `gone` joined `keep`, the neighbour is the far end of a gone edge.
         const other = otherEnd(e, keep);
-        edgeOfPair.delete(pairKey(gone, other));
-        const parallel = edgeOfPair.get(pairKey(keep, other));
-        if (parallel !== undefined) {
+        edgeOfPair.delete(gone, other);
+        const parallel = edgeOfPair.get(keep, other);
+        if (parallel >= 0) {
           // Both touched this neighbour: one border now, its length and strength added up.
           length[parallel] += length[e];
           strength[parallel] += strength[e];
           alive[e] = 0;
           changed.push(parallel);
         } else {
-          edgeOfPair.set(pairKey(keep, other), e);
+          edgeOfPair.add(keep, other, e);
           keptList.push(e);
           changed.push(e);
         }
       }
       edgesOf[gone] = [];
       // Keys that moved: the combined and moved edges; every edge of the region if it stopped
-      // being small (then its list is compacted on the way); the edges of a small region absorbed
-      // by a large one move with it (they are among `changed`).
-      if (wasSmall && area[keep] >= phase.minArea) {
+      // (or started) being too small (then its list is compacted on the way); the edges of a
+      // small region absorbed by a large one move with it (they are among `changed`).
+      if (wasSmall !== tooSmall(keep)) {
         const live = keptList.filter((e) => alive[e] === 1);
         edgesOf[keep] = live;
         for (const e of live) heap.push(keyOf(e), e, ++stamp[e]);
@@ -121,8 +134,35 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
   return { mergeA: Int32Array.from(mergeA), mergeB: Int32Array.from(mergeB), phaseEnd };
 }
 
-/** Region ids stay below this (a grid has at most a few million pixels), so a pair is one exact double. */
-const PAIR_BASE = 2 ** 24;
+/**
+ * Basins joined across every border whose mean saliency is below `below` (no edge at all: the
+ * watershed cuts flat and textured ground into many basins), by union-find in one pass, before
+ * the merge tree: a third as many regions for the heap on a forest photo. Answers the new region of
+ * each basin (0 .. count - 1) and the count.
+ */
+export function joinAcrossNoBorder(graph: AdjacencyGraph, basinCount: number, below: number): { regionOf: Int32Array; count: number } {
+  const parent = new Int32Array(basinCount);
+  for (let b = 0; b < basinCount; b++) parent[b] = b;
+  const find = (r: number): number => {
+    while (parent[r] !== r) r = parent[r] = parent[parent[r]];
+    return r;
+  };
+  for (let e = 0; e < graph.edgeCount; e++) {
+    if (graph.borderStrength[e] >= below * graph.borderLength[e]) continue;
+    const a = find(graph.edgeA[e]);
+    const b = find(graph.edgeB[e]);
+    if (a !== b) parent[b] = a;
+  }
+  const regionOf = new Int32Array(basinCount).fill(-1);
+  let count = 0;
+  for (let b = 0; b < basinCount; b++) {
+    const root = find(b);
+    if (regionOf[root] < 0) regionOf[root] = count++;
+    regionOf[b] = regionOf[root];
+  }
+  return { regionOf, count };
+}
+
 /** A binary min-heap of (key, edge, stamp), on growing typed arrays. */
 class EdgeHeap {
   private keys = new Float64Array(1024);

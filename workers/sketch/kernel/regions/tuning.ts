@@ -13,14 +13,19 @@ export const REGION_TUNING = {
   /** Surround suppression: the mean edge strength within this is subtracted × surroundSuppression. */
   surroundSigmaMm: 2.5,
   surroundSuppression: 1,
-  /** Borders are smoothed along their length by this many grid pixels, then every few points kept. */
-  arcSmoothingPx: 2.2,
+  /** Basins whose shared border's mean saliency is below this (grey levels) are one region from the start. */
+  noBorderBelow: 0.5,
+  /** Borders are smoothed along their length by a Gaussian of this (on the page), then every few points kept. */
+  arcSmoothingMm: 1.6,
   arcPointStep: 2,
 } as const;
 
-/** Per level: the smallest region, the weakest border kept (grey levels of a step), the line's width. */
-export const LEVEL_REGIONS: Record<DetailLevel, { minAreaCm2: number; maxSaliency: number; lineWidthMm: number }> = {
-  detailed: { minAreaCm2: 0.1, maxSaliency: 5, lineWidthMm: 0.4 },
-  standard: { minAreaCm2: 0.25, maxSaliency: 8, lineWidthMm: 0.5 },
-  simple: { minAreaCm2: 1, maxSaliency: 14, lineWidthMm: 0.7 },
+/**
+ * Per level: the smallest region and the narrowest (2 × area / border length, on the printed
+ * page), the weakest border kept (grey levels of a step), the line's width.
+ */
+export const LEVEL_REGIONS: Record<DetailLevel, { minAreaCm2: number; minWidthMm: number; maxSaliency: number; lineWidthMm: number }> = {
+  detailed: { minAreaCm2: 0.1, minWidthMm: 1.2, maxSaliency: 5, lineWidthMm: 0.4 },
+  standard: { minAreaCm2: 0.25, minWidthMm: 2, maxSaliency: 8, lineWidthMm: 0.5 },
+  simple: { minAreaCm2: 1, minWidthMm: 3, maxSaliency: 14, lineWidthMm: 0.7 },
 };

@@ -43,7 +43,7 @@ export function watershedBasins(strength: Uint16Array, levels: number, width: nu
     let tail = 0;
     for (let k = first; k < end; k++) {
       const p = order[k];
-      const basin = labelledNeighbour(label, p, width, height);
+      const basin = labelledNeighbour(label, strength, p, width, height);
       if (basin >= 0) {
         seedBasin[tail] = basin;
         queue[tail++] = p;
@@ -63,14 +63,20 @@ export function watershedBasins(strength: Uint16Array, levels: number, width: nu
   return { label, count, width, height };
 }
 
-/** The label of a 4-neighbour already in a basin, or -1. */
-function labelledNeighbour(label: Int32Array, p: number, width: number, height: number): number {
+/**
+ * The basin of p's lowest 4-neighbour already in a basin (the way the flood came), or -1. Taking
+ * the first one found in a fixed order (left, right, up, down) drew borders twice as often down
+ * the image as across it.
+ */
+function labelledNeighbour(label: Int32Array, strength: Uint16Array, p: number, width: number, height: number): number {
   const x = p % width;
-  if (x > 0 && label[p - 1] >= 0) return label[p - 1];
-  if (x < width - 1 && label[p + 1] >= 0) return label[p + 1];
-  if (p >= width && label[p - width] >= 0) return label[p - width];
-  if (p < (height - 1) * width && label[p + width] >= 0) return label[p + width];
-  return -1;
+  let basin = -1;
+  let lowest = Infinity;
+  if (x > 0 && label[p - 1] >= 0 && strength[p - 1] < lowest) (basin = label[p - 1]), (lowest = strength[p - 1]);
+  if (x < width - 1 && label[p + 1] >= 0 && strength[p + 1] < lowest) (basin = label[p + 1]), (lowest = strength[p + 1]);
+  if (p >= width && label[p - width] >= 0 && strength[p - width] < lowest) (basin = label[p - width]), (lowest = strength[p - width]);
+  if (p < (height - 1) * width && label[p + width] >= 0 && strength[p + width] < lowest) basin = label[p + width];
+  return basin;
 }
 
 /** A new minimum: every WAITING pixel connected to `seed` joins its basin. */
