@@ -488,11 +488,12 @@ def job(grey):
 
 
 def reduced_mode(path):
-    """The largest JPEG reduction (1/2, 1/4, 1/8) whose long edge is still at least print size."""
+    """The largest JPEG reduction (1/2, 1/4, 1/8) whose long edge is still at least the analysis grid's, as ours
+    (the regions are found on that grid; the page is drawn at print size from their borders)."""
     header = cv2.imread(path, cv2.IMREAD_REDUCED_GRAYSCALE_8)
     long8 = max(header.shape) * 8
     for factor, mode in ((8, cv2.IMREAD_REDUCED_GRAYSCALE_8), (4, cv2.IMREAD_REDUCED_GRAYSCALE_4), (2, cv2.IMREAD_REDUCED_GRAYSCALE_2)):
-        if long8 / factor >= PRINT_LONG_EDGE:
+        if long8 / factor >= ANALYSIS_LONG_EDGE:
             return mode
     return cv2.IMREAD_GRAYSCALE
 
