@@ -2,21 +2,31 @@
  * Detail levels on the preview page in a real browser against `wrangler dev` (both Workers, the
  * real sketch queue): five real photos are drawn, the book goes to Simple and every page is
  * redrawn (the old sketch stays, dimmed, until the new one replaces it), then page 2 alone goes
- * to Detailed. A photo that cannot be read fails with its reason and can be tried again.
+ * to Detailed. A photo that cannot be read fails with its reason and can be tried again. Last, a
+ * page whose photo is gone from storage still changes level: the new page is cut from the region
+ * hierarchy stored when the photo was first drawn, and appears without a reload.
  * Screenshots (1280 and 375 px wide) go to test-results/e2e/detail-*.png.
  */
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DETAIL_LEVEL_MESSAGES } from "../../app/lib/constants";
-import { FIVE_PHOTOS, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import type { ImageDto } from "../../app/lib/api-client";
+import { DETAIL_LEVEL_MESSAGES, LABELS } from "../../app/lib/constants";
+import { FIVE_PHOTOS, ROOT, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
 
 const SKETCH_TIMEOUT_MS = 180_000;
 const PHOTO_NAMES = FIVE_PHOTOS.map((file) => path.basename(file));
 /** Half of a real JPEG: its header passes the upload's checks, its picture ends halfway (a permanent failure). */
 const CHELSEA = readFileSync(FIVE_PHOTOS[1]);
 const BROKEN_JPEG = { name: "half-a-photo.jpg", mimeType: "image/jpeg", buffer: CHELSEA.subarray(0, Math.floor(CHELSEA.length / 2)) };
+
+/** The bucket behind the app's IMAGES binding, as wrangler.toml names it. */
+const IMAGES_BUCKET = /\[\[r2_buckets\]\]\s*binding\s*=\s*"IMAGES"\s*bucket_name\s*=\s*"([^"]+)"/.exec(
+  readFileSync(path.join(ROOT, "wrangler.toml"), "utf8"),
+)![1];
 
 let browser: Browser;
 let context: BrowserContext;
@@ -50,6 +60,28 @@ async function waitForSketchesAt(names: string[], level: string) {
       .poll(() => sketchOf(name).getAttribute("src"), { timeout: SKETCH_TIMEOUT_MS, interval: 500 })
       .toMatch(new RegExp(`-${level}\\.png$`));
   }
+}
+
+/**
+ * Deletes an object from the local R2 of the running `wrangler dev`, behind the app's back: wrangler's
+ * own command on the same --persist-to directory. Miniflare keeps R2 there as sqlite rows and blob
+ * files, and the running workerd reads them afresh on every request.
+ */
+async function deleteFromLocalR2(key: string) {
+  await promisify(execFile)(
+    "npx",
+    ["wrangler", "r2", "object", "delete", `${IMAGES_BUCKET}/${key}`, "--local", "--persist-to", inject("persistDir")],
+    { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1" } },
+  );
+}
+
+/** One image of the book as the JSON API gives it to the visitor (the page's own cookies). */
+async function imageOfBook(bookId: number, name: string): Promise<ImageDto> {
+  const response = await page.request.get(`/api/books/${bookId}/images`);
+  expect(response.status()).toBe(200);
+  const image = ((await response.json()) as ImageDto[]).find((candidate) => candidate.originalFilename === name);
+  expect(image).toBeDefined();
+  return image!;
 }
 
 describe("detail levels on the preview page", () => {
@@ -137,5 +169,51 @@ describe("detail levels on the preview page", () => {
     await screenshot("detail-05-page-2-detailed");
     await page.setViewportSize({ width: 375, height: 800 });
     await screenshot("detail-05m-page-2-detailed-phone");
+  });
+
+  it("redraws page 3 at Detailed from its stored regions once its photo is gone, without a reload", async () => {
+    expect(bookId).toBeGreaterThan(0);
+    const pageLevel = page.getByRole("combobox", { name: DETAIL_LEVEL_MESSAGES.pageLevelLabel(3) });
+    const card = page.getByRole("listitem").filter({ has: pageLevel });
+    const name = (await card.getByRole("img").getAttribute("alt"))!.replace("Sketch of ", "");
+    expect(PHOTO_NAMES).toContain(name);
+    const sketch = sketchOf(name);
+    // Page 3 follows the book (Simple): it has never been drawn at Detailed, so no such page is stored.
+    expect(await sketch.getAttribute("src")).toMatch(/-simple\.png$/);
+
+    const image = await imageOfBook(bookId, name);
+    expect((await page.request.get(image.originalUrl)).status()).toBe(200);
+    await deleteFromLocalR2(image.originalUrl.replace(/^\/images\//, ""));
+    expect((await page.request.get(image.originalUrl)).status()).toBe(404);
+
+    await page.evaluate(() => Object.assign(window, { __noReload: true }));
+    await pageLevel.selectOption("detailed");
+    // An engine that decodes the photo again fails the page ("missing from storage"): stop at
+    // whichever comes first, the new page or the failure.
+    const failed = card.getByText("Failed", { exact: true });
+    await card
+      .locator('img[src$="-detailed.png"]')
+      .or(failed)
+      .waitFor({ timeout: SKETCH_TIMEOUT_MS });
+    expect(await failed.count(), await card.innerText()).toBe(0);
+    await card.getByText(LABELS.ready, { exact: true }).waitFor({ timeout: SKETCH_TIMEOUT_MS });
+    expect(await page.evaluate(() => (window as { __noReload?: boolean }).__noReload)).toBe(true);
+    expect(page.url()).toMatch(new RegExp(`/book/${bookId}/preview$`));
+
+    const src = await sketch.getAttribute("src");
+    expect(src).toMatch(/-detailed\.png$/);
+    await sketch.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => sketch.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+      .toBeGreaterThan(0);
+    expect(await card.getByRole("button", { name: DETAIL_LEVEL_MESSAGES.tryAgainLabel(name) }).count()).toBe(0);
+    expect(await card.getByText(/^Redrawing at /).count()).toBe(0);
+    expect(await pageLevel.inputValue()).toBe("detailed");
+
+    const redrawn = await imageOfBook(bookId, name);
+    expect(redrawn).toMatchObject({ processingStatus: "completed", error: null, sketchDetailLevel: "detailed", sketchUrl: src });
+    // Still gone: the new page came from the stored regions, not from a photo put back.
+    expect((await page.request.get(image.originalUrl)).status()).toBe(404);
+    await screenshot("detail-06-page-3-detailed-without-photo");
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Starts both Workers in one `wrangler dev` on a free port with a fresh local D1/R2/Queues
  * directory (migrations applied first), and stops its whole process group at the end.
- * Tests read the address with `inject("baseUrl")`.
+ * Tests read the address with `inject("baseUrl")`, and that directory with `inject("persistDir")`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -15,6 +15,8 @@ declare module "vitest" {
     baseUrl: string;
     /** The orders desk's local sign-in password in this wrangler dev. */
     adminPassword: string;
+    /** This wrangler dev's --persist-to directory, for a test that changes local R2 behind the app's back. */
+    persistDir: string;
   }
 }
 
@@ -135,6 +137,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide("baseUrl", baseUrl);
   project.provide("adminPassword", ADMIN_PASSWORD);
+  project.provide("persistDir", persistDir);
 
   return async () => {
     await stopGroup(child);
