@@ -2,7 +2,7 @@
 // `npm run build`), then the whole sketch job (decode → resize → kernel → encode) on real photos, a
 // table per stage with MP/s and peak memory, OpenCV's one-thread run of the same recipe side by
 // side when /usr/bin/python3 has cv2, a contact sheet of photo/sketch pairs, and the print PDF's
-// build time and peak memory (bench/pdf.mjs).
+// build time and peak memory (bench/pdf.mjs). The photos: bench/photo-set.mjs.
 //
 //   npm run bench                                  all photos, table, contact sheet
 //   npm run bench -- --image PATH --json OUT       one file; writes the figures as JSON
@@ -13,7 +13,7 @@
 // Not a test: nothing here asserts. Outputs go to bench/out (gitignored).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
@@ -22,6 +22,7 @@ import { bundleWorkerCode } from "./wasm-as-module.mjs";
 import { measureJobMemory } from "./memory.mjs";
 import { printLandingBundle } from "./bundle-size.mjs";
 import { printPdfBench } from "./pdf.mjs";
+import { benchPhotos } from "./photo-set.mjs";
 
 /** The last commit with the pencil-sketch engine (the "was" columns). */
 const LEGACY_COMMIT = "862d22d";
@@ -237,99 +238,7 @@ if (!speedOnly) {
 }
 
 // ---- the photo set ----
-const photos = [];
-const fixtures = join(root, "test", "fixtures", "photos");
-for (const name of readdirSync(fixtures).filter((n) => n.endsWith(".jpg")).sort()) {
-  photos.push({ label: name, path: join(fixtures, name), sheet: true });
-}
-// Hard cases made from the committed photos (labelled): dark, dull and noisy versions.
-const variants = [
-  ["coffee.jpg", "dark", (v) => v * 0.28],
-  ["astronaut.jpg", "low-contrast", (v) => 105 + v * 0.22],
-  ["chelsea.jpg", "noisy", (v, random) => v + (random() - 0.5) * 70],
-];
-for (const [name, kind, transform] of variants) {
-  const path = join(out, `${name.replace(".jpg", "")}-${kind}.jpg`);
-  if (!existsSync(path)) {
-    const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(join(fixtures, name))));
-    let state = 12345;
-    const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-    for (let i = 0; i < image.data.length; i++) if (i % 4 !== 3) image.data[i] = transform(image.data[i], random);
-    writeFileSync(path, await codecs.encodeJpeg(image, 90));
-  }
-  photos.push({ label: `${name} (${kind}, made here)`, path, sheet: true });
-}
-// Real photographs of the kinds customers send, from Debian packages when the machine has them
-// (made into JPEGs here): a room (python3-skimage's motorcycle in a lab), a jetty by a lake, a
-// forest path, an autumn painting, cups on a table, rowing boats on pebbles at dusk, a maple leaf
-// among fallen leaves, a dark misty lake (plasma-workspace-wallpapers).
-const skimageRoom = "/usr/lib/python3/dist-packages/skimage/data/motorcycle_left.png";
-const roomJpeg = join(out, "room-motorcycle.jpg");
-if (existsSync(skimageRoom) && !existsSync(roomJpeg)) {
-  spawnSync("/usr/bin/python3", ["-c", `import cv2; cv2.imwrite(${JSON.stringify(roomJpeg)}, cv2.imread(${JSON.stringify(skimageRoom)}), [cv2.IMWRITE_JPEG_QUALITY, 90])`]);
-}
-if (existsSync(roomJpeg)) photos.push({ label: "room (skimage motorcycle_left)", path: roomJpeg, sheet: true });
-const wallpapers = findWallpapers();
-for (const name of ["BytheWater", "Path", "Autumn", "ColorfulCups", "EveningGlow", "FallenLeaf", "DarkestHour"]) {
-  const path = wallpapers && join(wallpapers, name, "contents", "images", "2560x1600.jpg");
-  if (path && existsSync(path)) photos.push({ label: `${name} 2560x1600`, path, sheet: true });
-}
-// Mid-size photos, as a messaging app resizes them before they reach us (long edge 1600 or 1920):
-// between the small photos and print size, every plane is still at full or half resolution.
-for (const [name, width, height] of [["Path", 1600, 1000], ["EveningGlow", 1920, 1200]]) {
-  const source = wallpapers && join(wallpapers, name, "contents", "images", "2560x1600.jpg");
-  const path = join(out, `${name}-${width}x${height}.jpg`);
-  if (source && existsSync(source) && !existsSync(path)) {
-    const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(source)));
-    writeFileSync(path, await codecs.encodeJpeg(codecs.resizeRgba(image, width, height, true), 90));
-  }
-  if (existsSync(path)) photos.push({ label: `${name} ${width}x${height} (resized here)`, path, sheet: false });
-}
-// Large real photographs (plasma-workspace-wallpapers).
-for (const name of ["Volna", "Shell", "SafeLanding"]) {
-  const path = wallpapers && join(wallpapers, name, "contents", "images", "5120x2880.jpg");
-  if (path && existsSync(path)) photos.push({ label: `${name} 5120x2880`, path, sheet: false, large: true });
-}
-if (!wallpapers) console.log("note: plasma-workspace-wallpapers not found (apt-get download it); 5120x2880 photos skipped");
-// A 12 MP JPEG: Volna cropped to 4:3 and resized to 4000x3000 (or, without it, coffee upscaled).
-const twelve = join(out, "twelve-mp.jpg");
-let twelveLabel = "Volna 4000x3000 (cropped+resized here)";
-if (!existsSync(twelve)) {
-  const volna = wallpapers && join(wallpapers, "Volna", "contents", "images", "5120x2880.jpg");
-  const sourcePath = volna && existsSync(volna) ? volna : join(fixtures, "coffee.jpg");
-  const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(sourcePath)));
-  writeFileSync(twelve, await codecs.encodeJpeg(codecs.resizeRgba(image, 4000, 3000, true), 90));
-  if (!volna) twelveLabel = "coffee upscaled to 4000x3000 (made here)";
-}
-photos.push({ label: `12 MP: ${twelveLabel}`, path: twelve, large: true });
-// The same photo turned to portrait (3000x4000), as most phone photos of people are: fitted to
-// print size it is 2475 px wide, an odd width, the case that once made the kernel 18x slower.
-const portrait = join(out, "twelve-mp-portrait.jpg");
-if (!existsSync(portrait)) {
-  const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(twelve)));
-  const turned = new Uint8ClampedArray(image.data.length);
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const from = (y * image.width + x) * 4;
-      const to = (x * image.height + (image.height - 1 - y)) * 4;
-      turned.set(image.data.subarray(from, from + 4), to);
-    }
-  }
-  writeFileSync(portrait, await codecs.encodeJpeg({ data: turned, width: image.height, height: image.width }, 90));
-}
-photos.push({ label: "12 MP portrait: the same, turned (made here)", path: portrait, large: true });
-// The 12 MP photo as the Worker receives it from the upload page, which shrinks every photo over
-// print size in the browser (app/lib/prepare-photo.ts, whose size and quality these are): a
-// baseline JPEG, as the browser's canvas encoder writes it.
-const uploaded = join(out, "twelve-mp-as-uploaded.jpg");
-if (!existsSync(uploaded)) {
-  const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(twelve)));
-  const { width, height } = codecs.uploadSize(image, "image/jpeg");
-  const quality = Math.round(codecs.UPLOAD_JPEG_QUALITY * 100);
-  writeFileSync(uploaded, await codecs.encodeJpeg(codecs.resizeRgba(image, width, height), quality, { progressive: false }));
-}
-photos.push({ label: "12 MP as the upload page sends it: 3300 px, baseline (made here)", path: uploaded, large: true });
-
+const photos = await benchPhotos({ root, out, codecs });
 if (only) photos.splice(0, photos.length, ...photos.filter((p) => p.label.includes(only)));
 
 // ---- colourability per photo and detail level, against today's engine, and the contact sheet ----
@@ -377,7 +286,7 @@ for (const photo of photos) {
   const bytes = new Uint8Array(readFileSync(photo.path));
   const { run, cv } = await sameJobRounds(photo, bytes, opencv);
   rows.push({ photo, run, cv, cvKernel: null, full: null });
-  if (photo.large) writeFileSync(join(out, `${photo.label.split(" ")[0]}-sketch.png`), run.png);
+  if (photo.large) writeFileSync(join(out, `${photo.name}-sketch.png`), run.png);
 }
 opencv?.stop();
 
@@ -457,20 +366,6 @@ if (!speedOnly) {
 
 // ---- the print-ready PDF: build time and peak memory for 5, 15 and 50 pages ----
 if (!speedOnly) await printPdfBench();
-
-function findWallpapers() {
-  const candidates = ["/usr/share/wallpapers", "/tmp/wp/x/usr/share/wallpapers", join(out, "wallpapers", "usr", "share", "wallpapers")];
-  for (const candidate of candidates) if (existsSync(join(candidate, "Volna", "contents", "images", "5120x2880.jpg"))) return candidate;
-  // A downloaded .deb (apt-get download plasma-workspace-wallpapers) is extracted into bench/out.
-  for (const folder of [process.cwd(), out, "/tmp/wp", "/var/cache/apt/archives"]) {
-    if (!existsSync(folder)) continue;
-    const deb = readdirSync(folder).find((n) => n.startsWith("plasma-workspace-wallpapers") && n.endsWith(".deb"));
-    if (!deb) continue;
-    execFileSync("dpkg-deb", ["-x", join(folder, deb), join(out, "wallpapers")]);
-    return candidates[2];
-  }
-  return null;
-}
 
 /**
  * Today's engine before this change (the pencil-sketch recipe), read from git and bundled here,

@@ -1,0 +1,150 @@
+// The bench's photos (bench/run.mjs): the committed test photos, hard cases made from them, and
+// real photographs from Debian packages when the machine has them, made or unpacked into
+// bench/out. Each photo: { label, name (for file names), path, sheet (in the colourability table
+// and contact sheet), large (5120 px, 12 MP and upload-sized: fewer timed runs) }.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** Close-ups (mate-backgrounds, nature/): a ladybird on a grass blade among forget-me-nots, a red marigold, a yellow flower, an orange one, two dandelion seeds. */
+const MATE_FLOWERS = ["LadyBird", "Garden", "YellowFlower", "FreshFlower", "TwoWings"];
+/**
+ * A jetty by a lake, a forest path, an autumn painting, cups on a table, rowing boats on pebbles
+ * at dusk, a maple leaf among fallen leaves, a dark misty lake (plasma-workspace-wallpapers).
+ */
+const PLASMA_SHEET = ["BytheWater", "Path", "Autumn", "ColorfulCups", "EveningGlow", "FallenLeaf", "DarkestHour"];
+const PLASMA_LARGE = ["Volna", "Shell", "SafeLanding"];
+
+/** `codecs`: bench/codecs.ts, bundled (jSquash, to make the derived JPEGs). */
+export async function benchPhotos({ root, out, codecs }) {
+  const photos = [];
+  const fixtures = join(root, "test", "fixtures", "photos");
+  for (const file of readdirSync(fixtures).filter((n) => n.endsWith(".jpg")).sort()) {
+    photos.push({ label: file, name: file.replace(".jpg", ""), path: join(fixtures, file), sheet: true });
+  }
+  // Hard cases made from the committed photos: dark, dull and noisy versions.
+  const variants = [
+    ["coffee.jpg", "dark", (v) => v * 0.28],
+    ["astronaut.jpg", "low-contrast", (v) => 105 + v * 0.22],
+    ["chelsea.jpg", "noisy", (v, random) => v + (random() - 0.5) * 70],
+  ];
+  for (const [file, kind, transform] of variants) {
+    const name = `${file.replace(".jpg", "")}-${kind}`;
+    const path = join(out, `${name}.jpg`);
+    if (!existsSync(path)) {
+      const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(join(fixtures, file))));
+      let state = 12345;
+      const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+      for (let i = 0; i < image.data.length; i++) if (i % 4 !== 3) image.data[i] = transform(image.data[i], random);
+      writeFileSync(path, await codecs.encodeJpeg(image, 90));
+    }
+    photos.push({ label: `${file} (${kind}, made here)`, name, path, sheet: true });
+  }
+  // A room: python3-skimage's motorcycle in a lab, made into a JPEG here.
+  const skimageRoom = "/usr/lib/python3/dist-packages/skimage/data/motorcycle_left.png";
+  const roomJpeg = join(out, "room-motorcycle.jpg");
+  if (existsSync(skimageRoom) && !existsSync(roomJpeg)) {
+    spawnSync("/usr/bin/python3", ["-c", `import cv2; cv2.imwrite(${JSON.stringify(roomJpeg)}, cv2.imread(${JSON.stringify(skimageRoom)}), [cv2.IMWRITE_JPEG_QUALITY, 90])`]);
+  }
+  if (existsSync(roomJpeg)) photos.push({ label: "room (skimage motorcycle_left)", name: "room", path: roomJpeg, sheet: true });
+  else console.log("note: python3-skimage not found (apt-get install python3-skimage); the room photo skipped");
+
+  const wallpapers = findPackageFolder(out, {
+    deb: "plasma-workspace-wallpapers",
+    folder: "usr/share/wallpapers",
+    probe: "Volna/contents/images/5120x2880.jpg",
+    installed: ["/usr/share/wallpapers", "/tmp/wp/x/usr/share/wallpapers"],
+    unpackTo: "wallpapers",
+  });
+  if (!wallpapers) console.log("note: plasma-workspace-wallpapers not found (apt-get download it); its 2560 and 5120 px photos skipped");
+  const wallpaper = (name, size) => wallpapers && join(wallpapers, name, "contents", "images", `${size}.jpg`);
+  for (const name of PLASMA_SHEET) {
+    const path = wallpaper(name, "2560x1600");
+    if (path && existsSync(path)) photos.push({ label: `${name} 2560x1600`, name, path, sheet: true });
+  }
+  const mate = findPackageFolder(out, {
+    deb: "mate-backgrounds",
+    folder: "usr/share/backgrounds/mate/nature",
+    probe: "LadyBird.jpg",
+    installed: ["/usr/share/backgrounds/mate/nature", "/tmp/wp/y/usr/share/backgrounds/mate/nature"],
+    unpackTo: "mate-backgrounds",
+  });
+  if (!mate) console.log("note: mate-backgrounds not found (apt-get download it); the flower photos skipped");
+  for (const name of MATE_FLOWERS) {
+    const path = mate && join(mate, `${name}.jpg`);
+    if (path && existsSync(path)) photos.push({ label: `${name} (mate-backgrounds)`, name, path, sheet: true });
+  }
+
+  // Mid-size photos, as a messaging app resizes them before they reach us (long edge 1600 or 1920):
+  // between the small photos and print size, every plane is still at full or half resolution.
+  for (const [name, width, height] of [["Path", 1600, 1000], ["EveningGlow", 1920, 1200]]) {
+    const source = wallpaper(name, "2560x1600");
+    const path = join(out, `${name}-${width}x${height}.jpg`);
+    if (source && existsSync(source) && !existsSync(path)) {
+      const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(source)));
+      writeFileSync(path, await codecs.encodeJpeg(codecs.resizeRgba(image, width, height, true), 90));
+    }
+    if (existsSync(path)) photos.push({ label: `${name} ${width}x${height} (resized here)`, name: `${name}-${width}x${height}`, path, sheet: false });
+  }
+  // Large real photographs.
+  for (const name of PLASMA_LARGE) {
+    const path = wallpaper(name, "5120x2880");
+    if (path && existsSync(path)) photos.push({ label: `${name} 5120x2880`, name, path, sheet: false, large: true });
+  }
+  // A 12 MP JPEG: Volna cropped to 4:3 and resized to 4000x3000 (or, without it, coffee upscaled).
+  const twelve = join(out, "twelve-mp.jpg");
+  const volna = wallpaper("Volna", "5120x2880");
+  const twelveLabel = volna && existsSync(volna) ? "Volna 4000x3000 (cropped+resized here)" : "coffee upscaled to 4000x3000 (made here)";
+  if (!existsSync(twelve)) {
+    const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(volna && existsSync(volna) ? volna : join(fixtures, "coffee.jpg"))));
+    writeFileSync(twelve, await codecs.encodeJpeg(codecs.resizeRgba(image, 4000, 3000, true), 90));
+  }
+  photos.push({ label: `12 MP: ${twelveLabel}`, name: "twelve-mp", path: twelve, large: true });
+  // The same photo turned to portrait (3000x4000), as most phone photos of people are: fitted to
+  // print size it is 2475 px wide, an odd width, the case that once made the kernel 18x slower.
+  const portrait = join(out, "twelve-mp-portrait.jpg");
+  if (!existsSync(portrait)) {
+    const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(twelve)));
+    const turned = new Uint8ClampedArray(image.data.length);
+    for (let y = 0; y < image.height; y++) {
+      for (let x = 0; x < image.width; x++) {
+        const from = (y * image.width + x) * 4;
+        const to = (x * image.height + (image.height - 1 - y)) * 4;
+        turned.set(image.data.subarray(from, from + 4), to);
+      }
+    }
+    writeFileSync(portrait, await codecs.encodeJpeg({ data: turned, width: image.height, height: image.width }, 90));
+  }
+  photos.push({ label: "12 MP portrait: the same, turned (made here)", name: "twelve-mp-portrait", path: portrait, large: true });
+  // The 12 MP photo as the Worker receives it from the upload page, which shrinks every photo over
+  // print size in the browser (app/lib/prepare-photo.ts, whose size and quality these are): a
+  // baseline JPEG, as the browser's canvas encoder writes it.
+  const uploaded = join(out, "twelve-mp-as-uploaded.jpg");
+  if (!existsSync(uploaded)) {
+    const image = await codecs.decodeJpegRgba(new Uint8Array(readFileSync(twelve)));
+    const { width, height } = codecs.uploadSize(image, "image/jpeg");
+    const quality = Math.round(codecs.UPLOAD_JPEG_QUALITY * 100);
+    writeFileSync(uploaded, await codecs.encodeJpeg(codecs.resizeRgba(image, width, height), quality, { progressive: false }));
+  }
+  photos.push({ label: "12 MP as the upload page sends it: 3300 px, baseline (made here)", name: "twelve-mp-as-uploaded", path: uploaded, large: true });
+  return photos;
+}
+
+/**
+ * Where a Debian package's files are: installed, unpacked earlier, or unpacked now into
+ * bench/out/<unpackTo> from a downloaded .deb (`apt-get download <deb>`) found in the current
+ * folder, bench/out, /tmp/wp or apt's cache. Null when none has `probe`.
+ */
+function findPackageFolder(out, { deb, folder, probe, installed, unpackTo }) {
+  const unpacked = join(out, unpackTo, folder);
+  const candidates = [...installed, unpacked];
+  for (const candidate of candidates) if (existsSync(join(candidate, probe))) return candidate;
+  for (const place of [process.cwd(), out, "/tmp/wp", "/var/cache/apt/archives"]) {
+    if (!existsSync(place)) continue;
+    const file = readdirSync(place).find((n) => n.startsWith(`${deb}_`) && n.endsWith(".deb"));
+    if (!file) continue;
+    execFileSync("dpkg-deb", ["-x", join(place, file), join(out, unpackTo)]);
+    if (existsSync(join(unpacked, probe))) return unpacked;
+  }
+  return null;
+}
