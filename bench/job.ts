@@ -5,7 +5,7 @@
 import { decodeImage } from "../workers/sketch/decode";
 import { decodeToGray } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
-import { areaResize, fitWithin, grayToSketch, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
+import { grayToSketch, onKernelStage, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
 import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/quality";
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../app/lib/constants";
 
@@ -21,13 +21,13 @@ export interface JobTiming {
   workWidth: number;
   workHeight: number;
   decode_ms: number;
-  /**
-   * The kernel's first step, area-averaging the decoded plane to half the working resolution,
-   * timed on its own in a separate call (the kernel does it again; kernel_ms includes it).
-   */
-  resize_ms: number;
-  /** Decoded plane to finished page: resize + page (the kernel's whole job). */
+  /** Decoded plane to finished page (the kernel's whole job): the four stages below. */
   kernel_ms: number;
+  /** The kernel's stages (kernel/index.ts): tone curve, noise estimate, region hierarchy, the level drawn at print size. */
+  tone_ms: number;
+  noise_ms: number;
+  regions_ms: number;
+  draw_ms: number;
   score_ms: number;
   encode_ms: number;
   total_ms: number;
@@ -80,18 +80,21 @@ export async function runJob(
   const t0 = performance.now();
   const gray = await decodeToPlane(bytes, source);
   sample("decoded");
-  const r0 = performance.now();
-  const cr0 = cpu();
-  const work = fitWithin(gray.width, gray.height, 3300);
-  areaResize(gray, Math.ceil(work.width / 2), Math.ceil(work.height / 2));
-  const resize_ms = performance.now() - r0;
-  const cr1 = cpu();
   const t1 = performance.now();
+  const stages: Record<string, number> = {};
+  let stageStart = t1;
+  onKernelStage((stage) => {
+    const now = performance.now();
+    stages[stage] = now - stageStart;
+    stageStart = now;
+  });
   const { sketch: page, grey } = grayToSketch(gray, { detail });
+  onKernelStage(null);
   sample("page");
   const t3 = performance.now();
   const cs0 = cpu();
-  const report = measureQuality({ sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, laplacianVariance: varianceOfLaplacian(gray), grey, sketch: page });
+  const photo = { sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, laplacianVariance: varianceOfLaplacian(gray), grey };
+  const report = measureQuality({ ...photo, sketch: page });
   const t4 = performance.now();
   const cs1 = cpu();
   const png = await encodeGrayPng(page);
@@ -109,15 +112,18 @@ export async function runJob(
       height: gray.height,
       workWidth: page.width,
       workHeight: page.height,
-      decode_ms: r0 - t0,
-      resize_ms,
+      decode_ms: t1 - t0,
       kernel_ms: t3 - t1,
+      tone_ms: stages.tone,
+      noise_ms: stages.noise,
+      regions_ms: stages.regions,
+      draw_ms: stages.draw,
       score_ms: t4 - t3,
       encode_ms: t5 - t4,
-      total_ms: t5 - t0 - resize_ms,
-      cpu_ms: cr0 - c0 + (c5 - cr1),
-      same_job_ms: t5 - t0 - resize_ms - (t4 - t3),
-      same_job_cpu_ms: cr0 - c0 + (c5 - cr1) - (cs1 - cs0),
+      total_ms: t5 - t0,
+      cpu_ms: c5 - c0,
+      same_job_ms: t5 - t0 - (t4 - t3),
+      same_job_cpu_ms: c5 - c0 - (cs1 - cs0),
       score: report.score,
       pngBytes: png.length,
     },

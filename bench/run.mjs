@@ -1,5 +1,5 @@
 // `npm run bench`: the landing page's JS and CSS sizes (bench/bundle-size.mjs, from the last
-// `npm run build`), then the whole sketch job (decode → resize → kernel → encode) on real photos, a
+// `npm run build`), then the whole sketch job (decode → kernel → score → encode) on real photos, a
 // table per stage with MP/s and peak memory, OpenCV's one-thread run of the same recipe side by
 // side when /usr/bin/python3 has cv2, a contact sheet of photo/sketch pairs, and the print PDF's
 // build time and peak memory (bench/pdf.mjs). The photos: bench/photo-set.mjs.
@@ -304,8 +304,8 @@ for (const row of rows) {
 const pad = (value, width) => String(value).padStart(width);
 console.log("\nSketch job per stage, as the Worker runs it (Node " + process.version + ", one thread; best of the runs timed against OpenCV below (15-100; 3 for the large photos: 5120 px, 12 MP and upload-sized), in rounds with OpenCV's (below), after a warm-up of 1.5 s of runs; MP/s of the decoded plane)");
 console.log(
-  ["photo".padEnd(44), "size", "decode", "resize", "kernel", "encode", "total", "kernel MP/s", "peak MB", "score"]
-    .map((h, i) => (i === 0 ? h : pad(h, i === 1 ? 10 : 11)))
+  ["photo".padEnd(44), "size", "decode", "tone+noise", "regions", "draw", "kernel", "scoring", "encode", "total", "kernel MP/s", "peak MB", "score"]
+    .map((h, i) => (i === 0 ? h : pad(h, i === 1 ? 10 : i === 10 ? 12 : 11)))
     .join(""),
 );
 for (const { photo, run } of rows) {
@@ -316,17 +316,22 @@ for (const { photo, run } of rows) {
     photo.label.padEnd(44) +
       pad(`${t.width}x${t.height}`, 10) +
       cell(t.decode_ms) +
-      cell(t.resize_ms) +
+      cell(t.tone_ms + t.noise_ms) +
+      cell(t.regions_ms) +
+      cell(t.draw_ms) +
       cell(t.kernel_ms) +
+      cell(t.score_ms) +
       cell(t.encode_ms) +
       cell(t.total_ms) +
-      pad((megapixels / (t.kernel_ms / 1000)).toFixed(0), 11) +
+      pad((megapixels / (t.kernel_ms / 1000)).toFixed(0), 12) +
       pad(run.peak_mb.toFixed(0), 11) +
       pad(t.score, 11),
   );
 }
-console.log("  kernel = decoded grey plane to finished page (area resize, tone, blurs, dodge, Sobel, cleanup); resize = its first");
-console.log("  step timed apart (included in kernel). kernel MP/s = decoded megapixels / kernel time. peak MB = heap + array buffers");
+console.log("  kernel = decoded grey plane to finished page: tone curve + noise estimate, regions (analysis grid, edge maps, watershed,");
+console.log("  merge tree, arcs), draw (the standard level at print size); the three columns before it are its stages. scoring = the");
+console.log("  quality score's measures of the page (in total, not in OpenCV's job). kernel MP/s = decoded megapixels / kernel time.");
+console.log("  peak MB = heap + array buffers");
 if (!speedOnly) console.log("  + wasm memory of the job alone in a fresh process (bench/memory.mjs); with --speed, in this process.");
 
 const compared = rows.filter((r) => r.cv);
