@@ -5,11 +5,13 @@
 import { decodeImage } from "../workers/sketch/decode";
 import { decodeToGray } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
-import { grayToSketch, onKernelStage, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
+import { areaResize, grayToSketch, onKernelStage, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
 import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/quality";
+import type { StoredRegions } from "../workers/sketch/stored-regions";
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../app/lib/constants";
 
-export { encodeGrayPng, rgbaToGray, grayToSketch, measureQuality, varianceOfLaplacian };
+export { areaResize, encodeGrayPng, rgbaToGray, grayToSketch, measureQuality, varianceOfLaplacian };
+export { levelChange, levelFigures, nestingShare, packRegions, type LevelFigures } from "./level-figures";
 
 export interface JobTiming {
   /** The photo as taken (upright). */
@@ -71,7 +73,7 @@ export async function runJob(
   sample: (label: string) => void = () => {},
   source: PlaneSource = "pipeline",
   detail: DetailLevel = DEFAULT_DETAIL_LEVEL,
-): Promise<{ timing: JobTiming; page: GrayPlane; png: Uint8Array; report: QualityReport }> {
+): Promise<{ timing: JobTiming; page: GrayPlane; png: Uint8Array; report: QualityReport; regions: StoredRegions }> {
   const cpu = () => {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1000;
@@ -88,7 +90,7 @@ export async function runJob(
     stages[stage] = now - stageStart;
     stageStart = now;
   });
-  const { sketch: page, grey } = grayToSketch(gray, { detail });
+  const { sketch: page, grey, hierarchy } = grayToSketch(gray, { detail });
   onKernelStage(null);
   sample("page");
   const t3 = performance.now();
@@ -105,6 +107,7 @@ export async function runJob(
     page,
     png,
     report,
+    regions: { hierarchy, photo },
     timing: {
       sourceWidth: gray.sourceWidth,
       sourceHeight: gray.sourceHeight,

@@ -1,17 +1,19 @@
 // `npm run bench`: the landing page's JS and CSS sizes (bench/bundle-size.mjs, from the last
 // `npm run build`), then the whole sketch job (decode → kernel → score → encode) on real photos, a
-// table per stage with MP/s and peak memory, OpenCV's one-thread run of the same recipe side by
-// side when /usr/bin/python3 has cv2, a contact sheet of photo/sketch pairs, and the print PDF's
-// build time and peak memory (bench/pdf.mjs). The photos: bench/photo-set.mjs.
+// table per stage with MP/s and peak memory, OpenCV's one-thread run of the same job side by
+// side when /usr/bin/python3 has cv2, the colourability table per photo and detail level with its
+// contact sheet and 100 % crops (bench/level-table.mjs), and the print PDF's build time and peak
+// memory (bench/pdf.mjs). The photos: bench/photo-set.mjs.
 //
-//   npm run bench                                  all photos, table, contact sheet
-//   npm run bench -- --image PATH --json OUT       one file; writes the figures as JSON
+//   npm run bench                                  all of it
+//   npm run bench -- --image PATH --json OUT       one file; writes the figures (and each level's) as JSON
 //   npm run bench -- --speed [--only TEXT]         only the per-stage and same-job-vs-OpenCV tables
-//                                                  (no contact sheet, memory or PDF), photos whose
-//                                                  label contains TEXT
+//                                                  (no colourability table, memory or PDF), photos
+//                                                  whose label contains TEXT
+//   npm run bench -- --sheet [--only TEXT]         only the colourability table, contact sheet and crops
 //
 // Not a test: nothing here asserts. Outputs go to bench/out (gitignored).
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -23,9 +25,7 @@ import { measureJobMemory } from "./memory.mjs";
 import { printLandingBundle } from "./bundle-size.mjs";
 import { printPdfBench } from "./pdf.mjs";
 import { benchPhotos } from "./photo-set.mjs";
-
-/** The last commit with the pencil-sketch engine (the "was" columns). */
-const LEGACY_COMMIT = "862d22d";
+import { cropsAndSheetPages, levelJson, measureLevels, printLevelHeader, printLevelRows, printLevelSummary } from "./level-table.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
 mkdirSync(out, { recursive: true });
@@ -221,6 +221,8 @@ if (option("--image")) {
     decoded_height: timing.height,
     // The same measure for the plane our decoder hands the kernel (already reduced by DCT scaling).
     kernel_mp_s_pipeline: round(mp(timing.width, timing.height) / (timing.kernel_ms / 1000)),
+    // Per detail level, the page's figures at print size, as the colourability table prints them.
+    ...(await levelsOf(bytes).then(({ levels, storedBytes }) => ({ stored_regions_bytes: storedBytes, levels: levels.map(levelJson) }))),
   };
   console.log(JSON.stringify(figures));
   if (option("--json")) writeFileSync(resolve(option("--json")), JSON.stringify(figures, null, 2) + "\n");
@@ -232,7 +234,7 @@ const speedOnly = args.includes("--speed");
 const only = option("--only");
 
 // ---- the landing page's download size (the single-photo mode above prints only its JSON) ----
-if (!speedOnly) {
+if (!speedOnly && !args.includes("--sheet")) {
   printLandingBundle(root);
   console.log("");
 }
@@ -241,40 +243,33 @@ if (!speedOnly) {
 const photos = await benchPhotos({ root, out, codecs });
 if (only) photos.splice(0, photos.length, ...photos.filter((p) => p.label.includes(only)));
 
-// ---- colourability per photo and detail level, against today's engine, and the contact sheet ----
-// Run after the timings (below), so that the pages and the older engine it keeps in this process
-// weigh on no timed job; `--sheet` runs it alone.
+// ---- colourability per photo and detail level, and the contact sheet ----
+// Run after the timings (below), so that the pages it keeps in this process weigh on no timed
+// job; `--sheet` runs it alone.
 if (args.includes("--sheet")) await colourabilityAndContactSheet();
 async function colourabilityAndContactSheet() {
-const LEVELS = ["simple", "standard", "detailed"];
-const legacy = await legacyEngine();
-const sheetRows = [];
-const pct = (value) => `${(value * 100).toFixed(1)} %`;
-console.log("Colourability per photo and level (docs/decisions/010): grey = neither >= 235 nor <= 80; specks = ink marks < 139 print px per MP;");
-console.log("outlines = share of the photo's strong outlines (edge chains >= 5 mm on the page) with ink within ~1 mm; edges = the same over every strong edge, texture included");
-console.log("(\"was\" = today's engine before this change, commit " + LEGACY_COMMIT + ", measured the same way)");
-console.log(["photo".padEnd(36), "level", "grey", "was", "specks/MP", "was", "outlines", "was", "edges", "was", "ink", "continuity", "score", "was", "ms"].map((h, i) => (i === 0 ? h : h.padStart(i === 1 ? 10 : 11))).join(""));
-for (const photo of photos.filter((p) => p.sheet)) {
-  const bytes = new Uint8Array(readFileSync(photo.path));
-  const was = legacy ? await legacy.measure(bytes) : null;
-  const pages = [];
-  for (const level of LEVELS) {
-    const run = await bestOf(bytes, 1, "pipeline", level);
-    pages.push(run.page);
-    const r = run.report;
-    console.log(
-      photo.label.slice(0, 35).padEnd(36) + level.padStart(10) +
-        [pct(r.greyShare), was ? pct(was.greyShare) : "-", r.specksPerMegapixel.toFixed(0), was ? was.specksPerMegapixel.toFixed(0) : "-",
-          pct(r.outlineSurvival), was ? pct(was.outlineSurvival) : "-", pct(r.edgeSurvival), was ? pct(was.edgeSurvival) : "-", pct(r.inkShare), pct(r.continuity), r.score, was ? was.score : "-",
-          run.timing.total_ms.toFixed(0)].map((v) => String(v).padStart(11)).join(""),
-    );
+  printLevelHeader();
+  const rows = [];
+  const sheetRows = [];
+  for (const photo of photos.filter((p) => p.sheet)) {
+    const bytes = new Uint8Array(readFileSync(photo.path));
+    const { levels, storedBytes } = await levelsOf(bytes);
+    printLevelRows(photo, { levels, storedBytes });
+    sheetRows.push({ bytes, pages: await cropsAndSheetPages(job, out, photo, levels) });
+    rows.push({ photo, levels: levels.map(({ page, ...figures }) => figures) });
   }
-  sheetRows.push({ bytes, pages });
+  printLevelSummary(rows);
+  const sheetPath = join(out, "contact-sheet.png");
+  writeFileSync(sheetPath, await codecs.contactSheet(sheetRows, 300));
+  console.log(`\ncontact sheet (photo | simple | standard | detailed): ${sheetPath}`);
+  console.log(`100 % crops (${join(out, "crops")}/<photo>-<level>.png): 1000 x 700 page pixels from each page's centre, as printed`);
+  if (args.includes("--sheet")) process.exit(0);
 }
-const sheetPath = join(out, "contact-sheet.png");
-writeFileSync(sheetPath, await codecs.contactSheet(sheetRows, 300));
-console.log(`\ncontact sheet (photo | simple | standard | detailed): ${sheetPath}`);
-if (args.includes("--sheet")) process.exit(0);
+
+/** One photo's three levels (level-table.mjs), each level's job timed once after the photo's warm-up. */
+async function levelsOf(bytes) {
+  await warmUp(bytes);
+  return measureLevels(job, async (level) => (await timedRuns(bytes, 1, "pipeline", level)));
 }
 
 // ---- run ----
@@ -371,32 +366,3 @@ if (!speedOnly) {
 
 // ---- the print-ready PDF: build time and peak memory for 5, 15 and 50 pages ----
 if (!speedOnly) await printPdfBench();
-
-/**
- * Today's engine before this change (the pencil-sketch recipe), read from git and bundled here,
- * so the bench prints what the new stages gained or lost on the same photos.
- */
-async function legacyEngine() {
-  const folder = join(out, "legacy");
-  mkdirSync(folder, { recursive: true });
-  try {
-    const source = execFileSync("git", ["show", `${LEGACY_COMMIT}:workers/sketch/kernel.ts`], { cwd: root, encoding: "utf8" });
-    writeFileSync(join(folder, "kernel.ts"), source.replace("../../app/lib/constants", join(root, "app", "lib", "constants")));
-  } catch {
-    console.log(`note: commit ${LEGACY_COMMIT} not in this clone; no comparison with today's engine`);
-    return null;
-  }
-  writeFileSync(
-    join(folder, "entry.ts"),
-    `export { grayToSketch } from "./kernel";\nexport { decodeToGrayPlane } from ${JSON.stringify(join(root, "workers", "sketch", "decode"))};\n`,
-  );
-  await bundleWorkerCode({ entryPoints: [join(folder, "entry.ts")], outfile: join(folder, "entry.mjs") });
-  const engine = await import(pathToFileURL(join(folder, "entry.mjs")).href);
-  return {
-    async measure(bytes) {
-      const gray = await engine.decodeToGrayPlane(bytes);
-      const { sketch } = engine.grayToSketch(gray);
-      return job.measureQuality({ sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, laplacianVariance: job.varianceOfLaplacian(gray), grey: gray, sketch });
-    },
-  };
-}

@@ -1,0 +1,71 @@
+/**
+ * What issue 22's "Must show" asks of each page, per photo and detail level, for bench/run.mjs
+ * (bundled with bench/job.ts): the page read as lines (line-measure.ts) and as pixels
+ * (measure.ts), its regions, how much of it the next finer level keeps, and what a level change
+ * costs the Worker once the photo's regions are stored.
+ */
+import { type DetailLevel } from "../app/lib/constants";
+import { encodeGrayPng } from "../workers/sketch/encode";
+import { regionCountAt, type GrayPlane } from "../workers/sketch/kernel";
+import { edgePrecision, measureLines } from "../workers/sketch/line-measure";
+import { measureColourability } from "../workers/sketch/measure";
+import { renderLevel } from "../workers/sketch/pipeline";
+import { packRegions, unpackRegions, type StoredRegions } from "../workers/sketch/stored-regions";
+
+export { nestingShare } from "../workers/sketch/line-measure";
+export { packRegions };
+
+export interface LevelFigures {
+  boundingShare: number;
+  freeEndsPerMetre: number;
+  colourableShare: number;
+  /** Share of the page's lines within about 0.5 mm of an edge of the photo (its toned grey, as the score reads it). */
+  edgePrecision: number;
+  /** Share of the photo's strong outlines with ink near them. */
+  outlineSurvival: number;
+  greyShare: number;
+  specksPerMegapixel: number;
+  inkShare: number;
+  lineWidthMm: number;
+  lineMetres: number;
+  /** White regions of at least 1 mm² on the page (measureLines). */
+  regionCount: number;
+  /** Regions of the level's cut of the hierarchy (regionCountAt). */
+  hierarchyRegions: number;
+}
+
+/**
+ * The figures of one level's page. The colourability figures are measured here rather than read
+ * from the score's report, so they keep their meaning whatever the score's formula becomes.
+ */
+export function levelFigures({ hierarchy, photo }: StoredRegions, level: DetailLevel, page: GrayPlane): LevelFigures {
+  const lines = measureLines(page);
+  const colour = measureColourability(photo.grey, page);
+  return {
+    boundingShare: lines.boundingShare,
+    freeEndsPerMetre: lines.freeEndsPerMetre,
+    colourableShare: lines.colourableShare,
+    edgePrecision: edgePrecision(photo.grey, page),
+    outlineSurvival: colour.outlineSurvival,
+    greyShare: colour.greyShare,
+    specksPerMegapixel: colour.specksPerMegapixel,
+    inkShare: lines.inkShare,
+    lineWidthMm: lines.lineWidthMm,
+    lineMetres: lines.lineMetres,
+    regionCount: lines.regionCount,
+    hierarchyRegions: regionCountAt(hierarchy, level),
+  };
+}
+
+/**
+ * A level change as the Worker makes it once it has read the photo's regions from R2 (the read
+ * itself not counted): unpack, draw and score the level's page, encode the PNG. Wall ms.
+ */
+export async function levelChange(stored: Uint8Array, level: DetailLevel): Promise<{ ms: number; pngBytes: number }> {
+  const start = performance.now();
+  const regions = unpackRegions(stored);
+  if (!regions) throw new Error("levelChange: the packed regions do not unpack");
+  const { sketch } = renderLevel(regions, level);
+  const png = await encodeGrayPng(sketch);
+  return { ms: performance.now() - start, pngBytes: png.length };
+}
