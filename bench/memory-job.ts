@@ -1,14 +1,17 @@
 /**
- * The sketch job exactly as the Worker runs it (pipeline.ts: decode → kernel + score; encode.ts:
- * PNG), bundled for bench/memory.mjs, plus the jSquash encoder that makes the synthetic 24 MP
- * test photo. Not part of the Worker.
+ * The sketch job exactly as the Worker runs a first conversion (pipeline.ts convertOriginal:
+ * decode → regions, the decoded plane dropped, the regions packed for R2 → the level's page and
+ * score; encode.ts: PNG), bundled for bench/memory.mjs, plus the jSquash encoder that makes the
+ * synthetic 24 MP test photo. Not part of the Worker.
  */
 import encodeJpeg, { init as initJpegEncoder } from "@jsquash/jpeg/encode";
 import decodeJpeg, { init as initJpegDecoder } from "@jsquash/jpeg/decode";
 import jpegEncoderWasm from "../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
 import jpegDecoderWasm from "../node_modules/@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm";
+import { DEFAULT_DETAIL_LEVEL } from "../app/lib/constants";
 import { encodeGrayPng } from "../workers/sketch/encode";
-import { decodeToGray, renderSketch } from "../workers/sketch/pipeline";
+import { decodeToGray, photoRegions, renderLevel } from "../workers/sketch/pipeline";
+import { packRegions } from "../workers/sketch/stored-regions";
 
 /** Like loadGray in pipeline.ts: the file's bytes are a local here, garbage once it returns. */
 async function load(read: () => Uint8Array) {
@@ -20,13 +23,20 @@ export async function runJob(read: () => Uint8Array, sample: (stage: string) => 
   sample("start");
   let photo: Awaited<ReturnType<typeof decodeToGray>> | undefined = await load(read);
   sample("decoded");
-  const { sketch, qualityScore } = renderSketch(photo);
+  const regions = photoRegions(photo);
   const decoded = { width: photo.gray.width, height: photo.gray.height, sourceWidth: photo.width, sourceHeight: photo.height };
   photo = undefined;
-  sample("kernel");
+  sample("regions built");
+  // What storeRegions hands to R2's put, garbage once the put returns.
+  let stored: Uint8Array | undefined = packRegions(regions);
+  const storedBytes = stored.length;
+  stored = undefined;
+  sample("packed");
+  const { sketch, qualityScore } = renderLevel(regions, DEFAULT_DETAIL_LEVEL);
+  sample("page");
   const png = await encodeGrayPng(sketch);
   sample("encoded");
-  return { ...decoded, pageWidth: sketch.width, pageHeight: sketch.height, qualityScore, pngBytes: png.length };
+  return { ...decoded, pageWidth: sketch.width, pageHeight: sketch.height, qualityScore, storedBytes, pngBytes: png.length };
 }
 
 type InitFromModule = (module: WebAssembly.Module) => Promise<unknown>;

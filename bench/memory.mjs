@@ -1,5 +1,6 @@
-// Peak memory of the whole sketch job (decode → kernel + score → PNG encode) on large JPEGs,
-// each in a fresh Node process so nothing from an earlier job or from the bundler is counted.
+// Peak memory of the whole sketch job (decode → regions → packed for R2 → page + score → PNG
+// encode) on large JPEGs, each in a fresh Node process so nothing from an earlier job or from the
+// bundler is counted.
 //
 //   node bench/memory.mjs                 the 14.7 MP wallpapers found here + a synthetic 24 MP JPEG
 //   node bench/memory.mjs PATH...         these files
@@ -55,6 +56,9 @@ function sampleOnLargeAllocations(sample) {
   }
 }
 
+/** The job's stage between a boundary sample (memory-job.ts) and the next: a peak between them is named by it. */
+const STAGE_AFTER = { start: "decode", decoded: "regions", "regions built": "pack", packed: "draw + score", page: "encode" };
+
 async function child(path) {
   const stages = [];
   let peak = { total: 0 };
@@ -63,7 +67,7 @@ async function child(path) {
     if (stage === "allocation") {
       allocations++;
       const { heapUsed, external } = process.memoryUsage();
-      if (heapUsed + external > peak.total) peak = { stage: { start: "decode", decoded: "kernel", kernel: "encode" }[stages.at(-1)?.stage] ?? "load", total: heapUsed + external };
+      if (heapUsed + external > peak.total) peak = { stage: STAGE_AFTER[stages.at(-1)?.stage] ?? "load", total: heapUsed + external };
       return;
     }
     sampleStage(stage);
