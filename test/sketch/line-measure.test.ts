@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
 import type { GrayPlane } from "../../workers/sketch/kernel";
-import { edgePrecision, measureLines, nestingShare, type LineMeasure } from "../../workers/sketch/line-measure";
+import { clearLineShare, edgePrecision, measureLines, nestingShare, pageFigures, type LineMeasure } from "../../workers/sketch/line-measure";
 
 const PRINT_PX_PER_MM = 300 / 25.4;
 /** Most pages here are 1200 × 900: 2.75 print pixels per page pixel, a 5 px line is 1.16 mm. */
@@ -153,7 +153,7 @@ describe("measureLines", () => {
 
   it("reads a blank page as no lines and no colourable region", () => {
     const measure = measureLines(paper());
-    expect(measure).toEqual({ boundingShare: 0, freeEndsPerMetre: 0, colourableShare: 0, regionCount: 1, lineMetres: 0, inkShare: 0, lineWidthMm: 0 });
+    expect(measure).toEqual({ boundingShare: 0, freeEndsPerMetre: 0, colourableShare: 0, fiddlyShare: 0, backgroundShare: 1, regionCount: 1, lineMetres: 0, inkShare: 0, lineWidthMm: 0 });
   });
 });
 
@@ -221,3 +221,38 @@ describe("edgePrecision", () => {
     expect(edgePrecision(faint, onEdge)).toBe(0);
   });
 });
+
+describe("clearLineShare", () => {
+  // A square outline on the page; the photo behind it either has a darker square there (the line
+  // parts two calm areas of different grey) or the same noise on both sides (a border drawn
+  // through texture).
+  const page = paper();
+  outline(page, 400, 250, 800, 650, 5);
+  let state = 7;
+  const noise = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) * 120;
+
+  it("counts a line between calm areas of different grey as clear", () => {
+    const photo = paper(WIDTH, HEIGHT, 200);
+    fill(photo, 400, 250, 800, 650, 90);
+    expect(clearLineShare(photo, page)).toBeGreaterThan(0.95);
+  });
+
+  it("counts a line through one texture as not clear", () => {
+    const photo = paper(WIDTH, HEIGHT, 0);
+    for (let i = 0; i < photo.data.length; i++) photo.data[i] = 70 + noise();
+    expect(clearLineShare(photo, page)).toBeLessThan(0.05);
+  });
+
+  it("is 0 on a page whose lines part nothing, and pageFigures agrees with the single measures", () => {
+    const stroke = paper();
+    fill(stroke, 300, 440, 900, 445);
+    const photo = paper(WIDTH, HEIGHT, 200);
+    fill(photo, 0, 0, WIDTH, 442, 60);
+    expect(clearLineShare(photo, stroke)).toBe(0);
+    const figures = pageFigures(photo, page);
+    expect(figures.clearShare).toBe(clearLineShare(photo, page));
+    expect(figures.edgePrecision).toBe(edgePrecision(photo, page));
+    expect(figures.boundingShare).toBe(measureLines(page).boundingShare);
+  });
+});
+

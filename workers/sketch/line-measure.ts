@@ -6,6 +6,8 @@
  *   bounding share     share of the line (its skeleton) with different white regions on its two sides
  *   free ends / m      skeleton end points per metre of line: stroke tips that close nothing
  *   colourable share   share of the page in white regions a crayon can fill (0.25 cm² to 15 % of it)
+ *   fiddly share       share of that in regions under 1 cm²
+ *   background share   share of the page in regions over 15 % of it
  *   region count       white regions of at least 1 mm²
  *   nesting share      how much of a coarser level's drawing a finer level keeps
  *   edge precision     how much of the drawing lies on the photo's edges
@@ -29,6 +31,10 @@ export interface LineMeasure {
   freeEndsPerMetre: number;
   /** Share of the whole page area lying in closed white regions of colourable size: between 0.25 cm² and 15 % of the page. */
   colourableShare: number;
+  /** Share of the colourable area (see colourableShare) in regions under 1 cm²: fiddly work. */
+  fiddlyShare: number;
+  /** Share of the page in white regions over 15 % of it: background (a sky, a wall, a blurred garden). */
+  backgroundShare: number;
   /** White regions (4-connected paper components) of at least 1 mm² (smaller ones are gaps inside junctions). */
   regionCount: number;
   /** Skeleton length in metres at print size (a diagonal step counts √2). */
@@ -47,6 +53,8 @@ export const WORK_REDUCTION_ABOVE_PX = 1700;
 export const COLOURABLE_MIN_MM2 = 25;
 /** A region over this share of the page is background (sky, wall), not a shape to colour. */
 export const COLOURABLE_MAX_PAGE_SHARE = 0.15;
+/** Colourable regions under 1 cm² are fiddly: a page mostly of them is a puzzle, not a picture. */
+export const FIDDLY_BELOW_MM2 = 100;
 /** Work pixels looked at beyond the line's edge on each side when asking which regions it parts. */
 export const BOUNDING_MARGIN_PX = 2;
 export const LINE_WIDTH_PERCENTILE = 0.99;
@@ -100,10 +108,45 @@ interface Skeleton {
 }
 
 export function measureLines(page: GrayPlane): LineMeasure {
+  return linesOf(page, readPage(page));
+}
+
+/**
+ * Everything the page measures read: the work plane, its white regions and its skeleton, made once
+ * (each costs tens of ms on a print-size page).
+ */
+interface PageParts {
+  work: WorkPlane;
+  regions: Regions;
+  skeleton: Skeleton;
+}
+
+function readPage(page: GrayPlane): PageParts {
   const work = workPlaneOf(page);
+  return { work, regions: whiteRegions(work), skeleton: skeletonOf(work) };
+}
+
+/**
+ * The figures the quality score is built from (quality.ts), all from one reading of the page:
+ * its lines and regions, how much of its lines lie on the photo's edges, and how much of them
+ * part clearly different regions. `source` is the photo's grey (any size).
+ */
+export interface PageFigures extends LineMeasure {
+  edgePrecision: number;
+  clearShare: number;
+}
+
+export function pageFigures(source: GrayPlane, page: GrayPlane): PageFigures {
+  const parts = readPage(page);
+  return {
+    ...linesOf(page, parts),
+    edgePrecision: precisionOf(lineEdgeStepsOf(source, page, parts), PHOTO_EDGE_MIN_STEP),
+    clearShare: clearShareOf(source, page, parts),
+  };
+}
+
+function linesOf(page: GrayPlane, { work, regions, skeleton }: PageParts): LineMeasure {
   const { flags, stride, width, height, printScale } = work;
-  const regions = whiteRegions(work);
-  const skeleton = skeletonOf(work);
   const { pixels, count, toPaper } = skeleton;
   const printPxPerMetre = PRINT_PX_PER_MM * 1000;
 
@@ -126,6 +169,8 @@ export function measureLines(page: GrayPlane): LineMeasure {
     boundingShare: count ? bounding / count : 0,
     freeEndsPerMetre: lineMetres ? ends / lineMetres : 0,
     colourableShare: regions.colourableArea / (width * height),
+    fiddlyShare: regions.colourableArea ? regions.fiddlyArea / regions.colourableArea : 0,
+    backgroundShare: regions.backgroundArea / (width * height),
     regionCount: regions.realCount,
     lineMetres,
     inkShare: work.pageInkPixels / (page.width * page.height),
@@ -163,9 +208,28 @@ export function nestingShare(coarse: GrayPlane, fine: GrayPlane, tolerancePx = (
  * one cell, so within about 0.5 mm on a print-size page. 1 when the page has no lines.
  */
 export function edgePrecision(source: GrayPlane, page: GrayPlane): number {
+  return precisionOf(lineEdgeSteps(source, page), PHOTO_EDGE_MIN_STEP);
+}
+
+function precisionOf(steps: Uint16Array, minStep: number): number {
+  if (!steps.length) return 1;
+  let onEdge = 0;
+  for (let i = 0; i < steps.length; i++) if (steps[i] >= minStep) onEdge++;
+  return onEdge / steps.length;
+}
+
+/**
+ * The photo's step under the drawing: per skeleton pixel of the page, the largest cell Sobel
+ * magnitude / 4 (grey levels) within one cell of it (cells as outlineSurvival makes them). An
+ * outline sits on a step of tens of grey levels; a border drawn through texture or blur on a few.
+ */
+export function lineEdgeSteps(source: GrayPlane, page: GrayPlane): Uint16Array {
   const work = workPlaneOf(page);
-  const { pixels, count } = skeletonOf(work);
-  if (!count) return 1;
+  return lineEdgeStepsOf(source, page, { work, regions: EMPTY_REGIONS, skeleton: skeletonOf(work) });
+}
+
+function lineEdgeStepsOf(source: GrayPlane, page: GrayPlane, { work, skeleton }: PageParts): Uint16Array {
+  const { pixels, count } = skeleton;
   // The cells as outlineSurvival makes them: the photo is only ever reduced to them.
   const cellsWide = Math.max(3, Math.min(source.width, Math.ceil(page.width / OUTLINE_CELL)));
   const cellsHigh = Math.max(3, Math.min(source.height, Math.ceil(page.height / OUTLINE_CELL)));
@@ -173,9 +237,9 @@ export function edgePrecision(source: GrayPlane, page: GrayPlane): number {
   const magnitude = new Uint16Array(cellsWide * cellsHigh);
   const unusedHistogram = new Float64Array(1024);
   for (let y = 1; y < cellsHigh - 1; y++) cellMagnitudeRow(photo.data, y, cellsWide, magnitude, unusedHistogram);
-  const nearEdge = new Uint8Array(cellsWide * cellsHigh);
-  for (let y = 1; y < cellsHigh - 1; y++) markNearEdgeRow(magnitude, nearEdge, y, cellsWide);
-  let onEdge = 0;
+  const nearest = new Uint16Array(cellsWide * cellsHigh);
+  for (let y = 1; y < cellsHigh - 1; y++) spreadStepRow(magnitude, nearest, y, cellsWide);
+  const steps = new Uint16Array(count);
   const { stride, factor } = work;
   for (let i = 0; i < count; i++) {
     const p = pixels[i];
@@ -184,17 +248,107 @@ export function edgePrecision(source: GrayPlane, page: GrayPlane): number {
     const y = Math.min(page.height - 1, (((p / stride) | 0) - 1) * factor + (factor >> 1));
     const cellX = Math.min(cellsWide - 1, Math.floor((x * cellsWide) / page.width));
     const cellY = Math.min(cellsHigh - 1, Math.floor((y * cellsHigh) / page.height));
-    if (nearEdge[cellY * cellsWide + cellX]) onEdge++;
+    steps[i] = nearest[cellY * cellsWide + cellX];
   }
-  return onEdge / count;
+  return steps;
 }
 
-/** Marks every cell within one cell of row y's edge cells. */
-function markNearEdgeRow(magnitude: Uint16Array, nearEdge: Uint8Array, y: number, cellsWide: number): void {
+/**
+ * How clearly the drawn lines part regions of the photo that look different: per skeleton pixel,
+ * the two white regions it parts, and the difference of the photo's mean grey in them over the
+ * spread of grey within them, |mean A - mean B| / (sd A + sd B + CONTRAST_FLOOR_GREY). An
+ * outline between a cup and a table parts two calm areas of different grey (several); a border
+ * drawn through fur, grass or noise parts two patches of the same texture (well under one).
+ * Answers the share of the lines (their parting skeleton pixels) whose contrast is at least
+ * CLEAR_CONTRAST; 0 when no line parts two regions.
+ */
+export function clearLineShare(source: GrayPlane, page: GrayPlane): number {
+  return clearShareOf(source, page, readPage(page));
+}
+
+function clearShareOf(source: GrayPlane, page: GrayPlane, { work, regions, skeleton }: PageParts): number {
+  const { stride, width, height, factor } = work;
+  const { labels, realCount } = regions;
+  // The photo's grey per region: sum, sum of squares, count (labels wrap after 65535: merged then, harmlessly).
+  const regionCount = Math.min(realCount, 0xffff) + 1;
+  const sum = new Float64Array(regionCount);
+  const squares = new Float64Array(regionCount);
+  const pixels = new Float64Array(regionCount);
+  const sourceXOf = new Int32Array(width + 2);
+  for (let x = 1; x <= width; x++) sourceXOf[x] = Math.min(source.width - 1, Math.floor((((x - 1) * factor + (factor >> 1)) * source.width) / page.width));
+  for (let y = 1; y <= height; y++) {
+    const sourceRow = Math.min(source.height - 1, Math.floor((((y - 1) * factor + (factor >> 1)) * source.height) / page.height)) * source.width;
+    for (let x = 1, i = y * stride + 1; x <= width; x++, i++) {
+      const label = labels[i];
+      if (!label) continue;
+      const grey = source.data[sourceRow + sourceXOf[x]];
+      sum[label] += grey;
+      squares[label] += grey * grey;
+      pixels[label]++;
+    }
+  }
+  const mean = new Float64Array(regionCount);
+  const spread = new Float64Array(regionCount);
+  for (let r = 1; r < regionCount; r++) {
+    if (!pixels[r]) continue;
+    mean[r] = sum[r] / pixels[r];
+    spread[r] = Math.sqrt(Math.max(0, squares[r] / pixels[r] - mean[r] * mean[r]));
+  }
+  let parting = 0;
+  let clear = 0;
+  const pair = new Int32Array(2);
+  for (let k = 0; k < skeleton.count; k++) {
+    const p = skeleton.pixels[k];
+    const reach = Math.ceil(skeleton.toPaper[p] / CHAMFER_STEP - 0.5) + BOUNDING_MARGIN_PX;
+    if (!twoRegionsAround(labels, p, stride, width, height, reach, pair)) continue;
+    parting++;
+    const [a, b] = pair;
+    if (Math.abs(mean[a] - mean[b]) >= CLEAR_CONTRAST * (spread[a] + spread[b] + CONTRAST_FLOOR_GREY)) clear++;
+  }
+  return parting ? clear / parting : 0;
+}
+
+/** Grey levels added to two regions' spreads: two flat regions a grey level or two apart are not clearly different. */
+export const CONTRAST_FLOOR_GREY = 4;
+/** A line parts clearly different regions when their means differ by at least this many of their spreads. */
+export const CLEAR_CONTRAST = 1;
+
+/** As touchesTwoRegions, answering the first two regions found in `pair`. */
+function twoRegionsAround(labels: Uint16Array, p: number, stride: number, width: number, height: number, reach: number, pair: Int32Array): boolean {
+  const x = p % stride;
+  const y = (p / stride) | 0;
+  const left = Math.max(1, x - reach);
+  const right = Math.min(width, x + reach);
+  const top = Math.max(1, y - reach) * stride;
+  const bottom = Math.min(height, y + reach) * stride;
+  let first = 0;
+  for (let row = top; row <= bottom; row += stride) {
+    const step = row === top || row === bottom ? 1 : Math.max(1, right - left);
+    for (let i = row + left, end = row + right; i <= end; i += step) {
+      const label = labels[i];
+      if (label === first || label === 0) continue;
+      if (first) {
+        pair[0] = first;
+        pair[1] = label;
+        return true;
+      }
+      first = label;
+    }
+  }
+  return false;
+}
+
+/** Row y's cells hand their magnitude to their 3 x 3 neighbourhood, keeping the largest. */
+function spreadStepRow(magnitude: Uint16Array, nearest: Uint16Array, y: number, cellsWide: number): void {
   for (let x = 1; x < cellsWide - 1; x++) {
     const i = y * cellsWide + x;
-    if (magnitude[i] < PHOTO_EDGE_MIN_STEP) continue;
-    for (let j = i - cellsWide; j <= i + cellsWide; j += cellsWide) nearEdge[j - 1] = nearEdge[j] = nearEdge[j + 1] = 1;
+    const m = magnitude[i];
+    if (m === 0) continue;
+    for (let j = i - cellsWide; j <= i + cellsWide; j += cellsWide) {
+      if (nearest[j - 1] < m) nearest[j - 1] = m;
+      if (nearest[j] < m) nearest[j] = m;
+      if (nearest[j + 1] < m) nearest[j + 1] = m;
+    }
   }
 }
 
@@ -527,10 +681,17 @@ interface Regions {
    * would have to be 65535 regions apart and meet at one line (a page holds at most ~78 000).
    */
   labels: Uint16Array;
-  /** Regions of each size: real ones, and the work pixels in those of colourable size. */
+  /** Regions of each size: real ones, and the work pixels in those of colourable size... */
   realCount: number;
   colourableArea: number;
+  /** ...of them, those in regions under FIDDLY_BELOW_MM2 (a crayon's work, not a child's)... */
+  fiddlyArea: number;
+  /** ...and the work pixels in regions over COLOURABLE_MAX_PAGE_SHARE of the page (background). */
+  backgroundArea: number;
 }
+
+/** For the measures that read no regions. */
+const EMPTY_REGIONS: Regions = { labels: new Uint16Array(0), realCount: 0, colourableArea: 0, fiddlyArea: 0, backgroundArea: 0 };
 
 /** 4-connected paper components of the work plane, by union-find over runs of paper. */
 function whiteRegions(work: WorkPlane): Regions {
@@ -578,19 +739,26 @@ function whiteRegions(work: WorkPlane): Regions {
   const colourableMin = (COLOURABLE_MIN_MM2 * PRINT_PX_PER_MM * PRINT_PX_PER_MM) / (printScale * printScale);
   const colourableMax = COLOURABLE_MAX_PAGE_SHARE * width * height;
   const labelOfRoot = new Uint16Array(runCount);
+  const fiddlyBelow = (FIDDLY_BELOW_MM2 * PRINT_PX_PER_MM * PRINT_PX_PER_MM) / (printScale * printScale);
   let realCount = 0;
   let colourableArea = 0;
+  let fiddlyArea = 0;
+  let backgroundArea = 0;
   for (let r = 0; r < runCount; r++) {
     if (parent[r] !== r || area[r] < minArea) continue;
     labelOfRoot[r] = (realCount++ % 0xffff) + 1;
-    if (area[r] >= colourableMin && area[r] <= colourableMax) colourableArea += area[r];
+    if (area[r] > colourableMax) backgroundArea += area[r];
+    else if (area[r] >= colourableMin) {
+      colourableArea += area[r];
+      if (area[r] < fiddlyBelow) fiddlyArea += area[r];
+    }
   }
   const labels = new Uint16Array(flags.length);
   for (let r = 0; r < runCount; r++) {
     const label = labelOfRoot[parent[r]];
     if (label) labels.fill(label, runStart[r], runEnd[r]);
   }
-  return { labels, realCount, colourableArea };
+  return { labels, realCount, colourableArea, fiddlyArea, backgroundArea };
 }
 
 /** Where the paper run from x ends (the first ink or the row's end); four cells at a time where aligned. */

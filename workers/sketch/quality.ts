@@ -1,57 +1,60 @@
 /**
  * The quality score (0-100) shown on the preview page; "Select High Quality Only" keeps >= 90,
- * which means "print it as is". Built on the colourability measure of the finished page
- * (measure.ts; the formula and why: docs/decisions/010-colourability-measure.md, which
- * replaces 003's colourability part):
+ * which means "print it as is". Built on how colourable the finished page is, read as lines and
+ * regions (line-measure.ts) and as pixels (measure.ts); the formula, and its check against a
+ * ranking of pages by eye: docs/decisions/017-region-page-score.md.
  *
- *   resolution    R = min(1, source long edge / PRINT_LONG_EDGE_PX)
- *   sharpness     S = min(1, var(Laplacian of the decoded grey) / SHARP_LAPLACIAN_VARIANCE)
- *   grey          G = max(0, 1 - grey share / GREY_SHARE_MAX)
- *   specks        P = 1 up to SPECKS_GOOD per MP, linear to 0 at SPECKS_MAX per MP
- *   outlines      O = min(1, outline survival / OUTLINE_GOOD)
- *   continuity    L = 0 up to LINE_SHARE_POOR of the ink in long marks, linear to 1 at LINE_SHARE_GOOD
- *   coverage      K = 1 inside [INK_BAND_LOW, INK_BAND_HIGH] of ink, linear to 0 at no ink and
- *                 at INK_COVERAGE_MAX
- *   colourability C = G × P × O × L × K
+ *   resolution   R = min(1, photo long edge / the analysis grid's), to the power 0.2
+ *   closure      B = 0 at LINES_BOUND_POOR of the line bounding regions, 1 at LINES_BOUND_GOOD
+ *   free ends    F = 1 up to FREE_ENDS_GOOD per metre of line, 0 at FREE_ENDS_MAX
+ *   clean        G × P: G = max(0, 1 - grey share / GREY_SHARE_MAX); P = 1 up to SPECKS_GOOD per MP, 0 at SPECKS_MAX
+ *   amount       A = 0 at LINE_METRES_EMPTY of line on the page, 1 from LINE_METRES_LOW to
+ *                LINE_METRES_HIGH, down to BUSY_FLOOR at LINE_METRES_BUSY (a puzzle, not a picture)
+ *   clarity      C = CLARITY_FLOOR + (1 - CLARITY_FLOOR) × min(1, clear share / CLEAR_SHARE_GOOD):
+ *                the lines part regions that look different, not patches of one texture
+ *   on edges     E = (0 at EDGE_PRECISION_POOR of the line on the photo's edges, 1 at EDGE_PRECISION_GOOD)^0.5
+ *   ink          K = 1 up to INK_CEILING of the page, 0 at INK_MAX (a black page is no page)
  *
- *   score = round(100 × R^0.2 × S^0.3 × C^0.5)
+ *   score = round(100 × R × B × F × G × P × A × C × E × K)
  */
-import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
-import type { GrayPlane } from "./kernel";
+import { REGION_TUNING, type GrayPlane } from "./kernel";
+import { pageFigures, type PageFigures } from "./line-measure";
 import { measureColourability, type Colourability } from "./measure";
 
-export const SHARP_LAPLACIAN_VARIANCE = 120;
+export const RESOLUTION_WEIGHT = 0.2;
+export const LINES_BOUND_POOR = 0.8;
+export const LINES_BOUND_GOOD = 0.95;
+export const FREE_ENDS_GOOD = 10;
+export const FREE_ENDS_MAX = 60;
 export const GREY_SHARE_MAX = 0.05;
 export const SPECKS_GOOD = 50;
 export const SPECKS_MAX = 400;
-export const OUTLINE_GOOD = 0.45;
-export const LINE_SHARE_POOR = 0.5;
-export const LINE_SHARE_GOOD = 0.95;
-/**
- * Region pages (issue 22) draw 0.4-0.7 mm lines round closed regions: a clean page of a few dozen
- * regions carries 2-3 % ink (the strokes of the engine before carried 4 % and more for the same
- * photo), so the band starts at 2 %; under it a page is mostly blank paper.
- */
-export const INK_BAND_LOW = 0.02;
-export const INK_BAND_HIGH = 0.2;
-export const INK_COVERAGE_MAX = 0.5;
-const WEIGHT_RESOLUTION = 0.2;
-const WEIGHT_SHARPNESS = 0.3;
-const WEIGHT_COLOURABILITY = 0.5;
+/** Metres of line on the printed page (11 in on the long edge). */
+export const LINE_METRES_EMPTY = 0.3;
+export const LINE_METRES_LOW = 1.8;
+export const LINE_METRES_HIGH = 5;
+export const LINE_METRES_BUSY = 14;
+export const BUSY_FLOOR = 0.2;
+export const CLARITY_FLOOR = 0.3;
+export const CLEAR_SHARE_GOOD = 0.3;
+export const EDGE_PRECISION_POOR = 0.85;
+export const EDGE_PRECISION_GOOD = 0.97;
+export const INK_CEILING = 0.15;
+export const INK_MAX = 0.4;
 
-export interface QualityReport extends Colourability {
+export interface QualityReport extends Colourability, PageFigures {
   score: number;
   resolution: number;
-  sharpness: number;
   laplacianVariance: number;
-  colourability: number;
+  /** The factors of the score (each 0-1), for the bench and the decision record. */
+  factors: { resolution: number; closure: number; freeEnds: number; clean: number; amount: number; clarity: number; onEdges: number; ink: number };
 }
 
 export interface QualityInput {
   /** Size of the photo as decoded (before the kernel's downscale). */
   sourceWidth: number;
   sourceHeight: number;
-  /** Variance of the Laplacian of the grey photo as decoded (varianceOfLaplacian). */
+  /** Variance of the Laplacian of the grey photo as decoded (varianceOfLaplacian): reported, not scored. */
   laplacianVariance: number;
   /** The photo's toned grey on the analysis grid: where the page's lines are compared with its edges. */
   grey: GrayPlane;
@@ -60,21 +63,38 @@ export interface QualityInput {
 }
 
 export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, grey, sketch }: QualityInput): QualityReport {
-  const resolution = Math.min(1, Math.max(sourceWidth, sourceHeight) / PRINT_LONG_EDGE_PX);
-  const sharpness = Math.min(1, laplacianVariance / SHARP_LAPLACIAN_VARIANCE);
-  const measure = measureColourability(grey, sketch);
-  const colourability =
-    Math.max(0, 1 - measure.greyShare / GREY_SHARE_MAX) *
-    clamp01((SPECKS_MAX - measure.specksPerMegapixel) / (SPECKS_MAX - SPECKS_GOOD)) *
-    Math.min(1, measure.outlineSurvival / OUTLINE_GOOD) *
-    clamp01((measure.continuity - LINE_SHARE_POOR) / (LINE_SHARE_GOOD - LINE_SHARE_POOR)) *
-    coverageInBand(measure.inkShare);
-  const combined =
-    Math.pow(resolution, WEIGHT_RESOLUTION) *
-    Math.pow(sharpness, WEIGHT_SHARPNESS) *
-    Math.pow(colourability, WEIGHT_COLOURABILITY);
-  const score = Math.max(0, Math.min(100, Math.round(100 * combined)));
-  return { score, resolution, sharpness, laplacianVariance, colourability, ...measure };
+  const resolution = Math.min(1, Math.max(sourceWidth, sourceHeight) / REGION_TUNING.analysisLongEdge);
+  const pixels = measureColourability(grey, sketch);
+  const figures = pageFigures(grey, sketch);
+  const factors = {
+    resolution: Math.pow(resolution, RESOLUTION_WEIGHT),
+    closure: rampUp(figures.boundingShare, LINES_BOUND_POOR, LINES_BOUND_GOOD),
+    freeEnds: rampDown(figures.freeEndsPerMetre, FREE_ENDS_GOOD, FREE_ENDS_MAX),
+    clean: Math.max(0, 1 - pixels.greyShare / GREY_SHARE_MAX) * rampDown(pixels.specksPerMegapixel, SPECKS_GOOD, SPECKS_MAX),
+    amount: lineAmount(figures.lineMetres),
+    clarity: CLARITY_FLOOR + (1 - CLARITY_FLOOR) * Math.min(1, figures.clearShare / CLEAR_SHARE_GOOD),
+    onEdges: Math.sqrt(rampUp(figures.edgePrecision, EDGE_PRECISION_POOR, EDGE_PRECISION_GOOD)),
+    ink: rampDown(pixels.inkShare, INK_CEILING, INK_MAX),
+  };
+  const product = Object.values(factors).reduce((total, factor) => total * factor, 1);
+  const score = Math.max(0, Math.min(100, Math.round(100 * product)));
+  return { ...pixels, ...figures, score, resolution, laplacianVariance, factors };
+}
+
+/** The amount factor A (see the module comment) for this many metres of line. */
+export function lineAmount(metres: number): number {
+  if (metres < LINE_METRES_LOW) return rampUp(metres, LINE_METRES_EMPTY, LINE_METRES_LOW);
+  return 1 - (1 - BUSY_FLOOR) * (1 - rampDown(metres, LINE_METRES_HIGH, LINE_METRES_BUSY));
+}
+
+/** 0 up to `low`, linear to 1 at `high`. */
+function rampUp(value: number, low: number, high: number): number {
+  return Math.max(0, Math.min(1, (value - low) / (high - low)));
+}
+
+/** 1 up to `low`, linear to 0 at `high`. */
+function rampDown(value: number, low: number, high: number): number {
+  return 1 - rampUp(value, low, high);
 }
 
 /**
@@ -129,14 +149,4 @@ function laplacianStretch(data: Uint8Array, start: number, stop: number, width: 
   }
   stretchTotals[0] = sum;
   stretchTotals[1] = squares;
-}
-
-function clamp01(value: number): number {
-  return Math.max(0, Math.min(1, value));
-}
-
-export function coverageInBand(coverage: number): number {
-  if (coverage < INK_BAND_LOW) return coverage / INK_BAND_LOW;
-  if (coverage <= INK_BAND_HIGH) return 1;
-  return Math.max(0, (INK_COVERAGE_MAX - coverage) / (INK_COVERAGE_MAX - INK_BAND_HIGH));
 }
