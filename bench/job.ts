@@ -3,7 +3,7 @@
  * esbuild; `.wasm` imports become compiled modules read from node_modules).
  */
 import { decodeImage } from "../workers/sketch/decode";
-import { decodeToGray } from "../workers/sketch/pipeline";
+import { decodeToGray, levelScores } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { areaResize, grayToSketch, onKernelStage, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
 import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/quality";
@@ -96,9 +96,12 @@ export async function runJob(
   const t3 = performance.now();
   const cs0 = cpu();
   const photo = { sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, laplacianVariance: varianceOfLaplacian(gray), grey };
-  const report = measureQuality({ ...photo, sketch: page });
+  // What the Worker scores: every level, on half-size drawings (pipeline.ts photoRegions).
+  const scores = levelScores(hierarchy, photo);
   const t4 = performance.now();
   const cs1 = cpu();
+  // The figures of this print-size page for the table (untimed), with the score the Worker keeps.
+  const report = { ...measureQuality({ ...photo, sketch: page }), score: scores[detail] };
   const png = await encodeGrayPng(page);
   sample("encoded");
   const t5 = performance.now();
@@ -107,7 +110,7 @@ export async function runJob(
     page,
     png,
     report,
-    regions: { hierarchy, photo },
+    regions: { hierarchy, photo, scores },
     timing: {
       sourceWidth: gray.sourceWidth,
       sourceHeight: gray.sourceHeight,

@@ -151,7 +151,9 @@ describe("stored hierarchy", () => {
     }
     expect(ink).toBeGreaterThan(1000);
     expect(differ).toBeLessThan(0.02 * ink);
-    const stored = unpackRegions(packRegions({ hierarchy, photo: { sourceWidth: 160, sourceHeight: 100, laplacianVariance: 12.5, grey } }));
+    const scores = { simple: 100, standard: 87, detailed: 0 };
+    const stored = unpackRegions(packRegions({ hierarchy, photo: { sourceWidth: 160, sourceHeight: 100, laplacianVariance: 12.5, grey }, scores }));
+    expect(stored?.scores).toEqual(scores);
     expect(stored?.photo).toMatchObject({ sourceWidth: 160, sourceHeight: 100, laplacianVariance: 12.5 });
     expect(stored?.photo.grey.data).toEqual(grey.data);
     expect(unpackRegions(new Uint8Array([1, 2, 3]))).toBeNull();

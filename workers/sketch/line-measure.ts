@@ -22,7 +22,7 @@
  */
 import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
 import { areaResize, type GrayPlane } from "./kernel";
-import { cellMagnitudeRow, OUTLINE_CELL, SPECK_PRINT_PIXELS } from "./measure";
+import { cellMagnitudeRow, OUTLINE_CELL, outlineCells, SPECK_PRINT_PIXELS } from "./measure";
 
 export interface LineMeasure {
   /** Share of the drawn line (its one-pixel skeleton) that has different white regions on its two sides. */
@@ -231,8 +231,7 @@ export function lineEdgeSteps(source: GrayPlane, page: GrayPlane): Uint16Array {
 function lineEdgeStepsOf(source: GrayPlane, page: GrayPlane, { work, skeleton }: PageParts): Uint16Array {
   const { pixels, count } = skeleton;
   // The cells as outlineSurvival makes them: the photo is only ever reduced to them.
-  const cellsWide = Math.max(3, Math.min(source.width, Math.ceil(page.width / OUTLINE_CELL)));
-  const cellsHigh = Math.max(3, Math.min(source.height, Math.ceil(page.height / OUTLINE_CELL)));
+  const { cellsWide, cellsHigh } = outlineCells(source, page);
   const photo = areaResize(source, cellsWide, cellsHigh);
   const magnitude = new Uint16Array(cellsWide * cellsHigh);
   const unusedHistogram = new Float64Array(1024);

@@ -30,6 +30,7 @@ export const INK_LEVEL = 80;
 /** 1 mm² at 300 dpi: (300 / 25.4)² ≈ 139 print pixels. */
 export const SPECK_PRINT_PIXELS = 139;
 export const LINE_PRINT_PIXELS = 10 * SPECK_PRINT_PIXELS;
+/** A cell of the outline measures: this many print pixels (300 dpi) a side, 1/3 mm. */
 export const OUTLINE_CELL = 4;
 export const STRONG_EDGE_MIN = 24;
 export const STRONG_EDGE_SHARE = 0.08;
@@ -91,10 +92,7 @@ export function measureColourability(source: GrayPlane, page: GrayPlane): Colour
  * page's marks when every marked pixel is ink (then the ink is read from the runs, not the page).
  */
 export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Marks): Survival {
-  // Cells of OUTLINE_CELL page pixels, or of one photo pixel where the photo is smaller (a small
-  // photo's page is drawn at print size): the photo is only ever reduced to the cells.
-  const cellsWide = Math.max(3, Math.min(source.width, Math.ceil(page.width / OUTLINE_CELL)));
-  const cellsHigh = Math.max(3, Math.min(source.height, Math.ceil(page.height / OUTLINE_CELL)));
+  const { cellsWide, cellsHigh } = outlineCells(source, page);
   const photo = areaResize(source, cellsWide, cellsHigh);
   // Ink per cell: does any page pixel of the cell hold ink? (Column → cell looked up, not divided.)
   const inked = new Uint8Array(cellsWide * cellsHigh);
@@ -126,6 +124,19 @@ export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Ma
   for (let y = 1; y < cellsHigh - 1; y++) survivalRow(strongCells, inked, y, cellsWide, survivalTotals);
   const [edges, edgesSurvived, outlines, outlinesSurvived] = survivalTotals;
   return { outlines: outlines ? outlinesSurvived / outlines : 1, edges: edges ? edgesSurvived / edges : 1 };
+}
+
+/**
+ * The cells the outline measures compare photo and page on: OUTLINE_CELL print pixels a side
+ * whatever the page's size (a page drawn at half print size for the score has cells of 2 of its
+ * pixels), or one photo pixel where the photo is smaller: the photo is only ever reduced to them.
+ */
+export function outlineCells(source: GrayPlane, page: GrayPlane): { cellsWide: number; cellsHigh: number } {
+  const pagePixelsPerCell = Math.max(1, Math.round((OUTLINE_CELL * Math.max(page.width, page.height)) / PRINT_LONG_EDGE_PX));
+  return {
+    cellsWide: Math.max(3, Math.min(source.width, Math.ceil(page.width / pagePixelsPerCell))),
+    cellsHigh: Math.max(3, Math.min(source.height, Math.ceil(page.height / pagePixelsPerCell))),
+  };
 }
 
 /**

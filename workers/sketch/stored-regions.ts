@@ -3,10 +3,12 @@
  * what the quality score needs of the photo, so a level change draws and scores a page without
  * the photo being fetched or decoded again (issue 22: a level change is a cut of the stored tree).
  *
- * One deflated object: a small header, the hierarchy (kernel/regions/serialise.ts), then the
- * photo's summary (size as uploaded, sharpness, the toned grey on the analysis grid).
+ * One deflated object: a small header (with each level's score), the hierarchy
+ * (kernel/regions/serialise.ts), then the photo's summary (size as uploaded, sharpness, the toned
+ * grey on the analysis grid).
  */
 import { deflateSync, inflateSync } from "node:zlib";
+import { DETAIL_LEVELS, type DetailLevel } from "../../app/lib/constants";
 import { deserialiseHierarchy, serialiseHierarchy, type GrayPlane, type RegionHierarchy } from "./kernel";
 
 export interface PhotoSummary {
@@ -22,18 +24,22 @@ export interface PhotoSummary {
 export interface StoredRegions {
   hierarchy: RegionHierarchy;
   photo: PhotoSummary;
+  /** Each level's quality score, measured when the regions were found, so a level change only draws. */
+  scores: Record<DetailLevel, number>;
 }
 
-const MAGIC = 0x52454731; // "REG1"
-/** magic, hierarchy length, source width and height, grid width and height, then the variance as a double. */
-const HEADER_BYTES = 6 * 4 + 8;
+const MAGIC = 0x52454732; // "REG2"
+/** magic, hierarchy length, source width and height, grid width and height, the variance as a double, a score byte per level. */
+const HEADER_BYTES = 6 * 4 + 8 + 4;
+const SCORES_AT = 32;
 
-export function packRegions({ hierarchy, photo }: StoredRegions): Uint8Array {
+export function packRegions({ hierarchy, photo, scores }: StoredRegions): Uint8Array {
   const tree = serialiseHierarchy(hierarchy);
   const raw = new Uint8Array(HEADER_BYTES + tree.length + photo.grey.data.length);
   const view = new DataView(raw.buffer);
   [MAGIC, tree.length, photo.sourceWidth, photo.sourceHeight, photo.grey.width, photo.grey.height].forEach((value, k) => view.setUint32(4 * k, value, true));
   view.setFloat64(24, photo.laplacianVariance, true);
+  DETAIL_LEVELS.forEach((level, k) => (raw[SCORES_AT + k] = scores[level]));
   raw.set(tree, HEADER_BYTES);
   raw.set(photo.grey.data, HEADER_BYTES + tree.length);
   return deflateSync(raw, { level: 6 });
@@ -48,7 +54,8 @@ export function unpackRegions(bytes: Uint8Array): StoredRegions | null {
     if (magic !== MAGIC || raw.length !== HEADER_BYTES + treeLength + gridWidth * gridHeight) return null;
     const hierarchy = deserialiseHierarchy(raw.subarray(HEADER_BYTES, HEADER_BYTES + treeLength));
     const grey = { data: new Uint8Array(raw.subarray(HEADER_BYTES + treeLength)), width: gridWidth, height: gridHeight };
-    return { hierarchy, photo: { sourceWidth, sourceHeight, laplacianVariance: view.getFloat64(24, true), grey } };
+    const scores = Object.fromEntries(DETAIL_LEVELS.map((level, k) => [level, raw[SCORES_AT + k]])) as Record<DetailLevel, number>;
+    return { hierarchy, photo: { sourceWidth, sourceHeight, laplacianVariance: view.getFloat64(24, true), grey }, scores };
   } catch {
     return null;
   }

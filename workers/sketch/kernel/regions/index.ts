@@ -106,12 +106,18 @@ export function regionsAt(hierarchy: RegionHierarchy, level: DetailLevel): Int32
   return partitionAfter(hierarchy.regionCount, hierarchy.mergeA, hierarchy.mergeB, hierarchy.mergesAt[level]);
 }
 
-/** The page of a level: the arcs whose two sides lie in different regions of its cut. */
-export function drawLevel(hierarchy: RegionHierarchy, level: DetailLevel): GrayPlane {
+/**
+ * The page of a level: the arcs whose two sides lie in different regions of its cut, at print
+ * size, or at `scale` of it (the quality score reads a half-size drawing: a quarter of the pixels,
+ * and the page measures read a print-size page at half size anyway).
+ */
+export function drawLevel(hierarchy: RegionHierarchy, level: DetailLevel, scale = 1): GrayPlane {
   const region = regionsAt(hierarchy, level);
   const { sideA, sideB } = hierarchy.arcs;
-  const radius = (LEVEL_REGIONS[level].lineWidthMm / 2) * (PRINT_LONG_EDGE_PX / PRINT_LONG_EDGE_MM);
-  return drawArcs(hierarchy.arcs, (arc) => region[sideA[arc]] !== region[sideB[arc]], hierarchy.gridWidth, hierarchy.gridHeight, hierarchy.pageWidth, hierarchy.pageHeight, radius);
+  const radius = scale * (LEVEL_REGIONS[level].lineWidthMm / 2) * (PRINT_LONG_EDGE_PX / PRINT_LONG_EDGE_MM);
+  const width = Math.max(1, Math.round(hierarchy.pageWidth * scale));
+  const height = Math.max(1, Math.round(hierarchy.pageHeight * scale));
+  return drawArcs(hierarchy.arcs, (arc) => region[sideA[arc]] !== region[sideB[arc]], hierarchy.gridWidth, hierarchy.gridHeight, width, height, radius);
 }
 
 /** How many regions a level has. */
