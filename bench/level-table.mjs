@@ -105,8 +105,8 @@ export function printLevelHeader() {
   console.log("  grey (<= 2 %), specks/MP (marks under 1 mm², <= 50), ink (<= 15 %); width = the line's width, 99th percentile over its length;");
   console.log("  regions = white regions of >= 1 mm² on the page / regions of the level's cut of the hierarchy; nesting = share of this level's line");
   console.log("  within 0.5 mm of the next finer level's ink (simple in standard, standard in detailed; >= 0.9); job ms = the whole job at this");
-  console.log("  level (decode, regions, draw, score, PNG; best of ${JOB_RUNS} after a warm-up); level ms = a level change once the photo's regions are");
-  console.log(`  read from R2: unpack + draw + score + PNG (best of ${LEVEL_CHANGE_RUNS}).`);
+  console.log(`  level (decode, regions, draw, the three levels' scores, PNG; best of ${JOB_RUNS} after a warm-up); level ms = a level change once the`);
+  console.log(`  photo's regions are read from R2: unpack + draw + PNG, the score being stored with the regions (best of ${LEVEL_CHANGE_RUNS}).`);
   console.log("photo".padEnd(LABEL_WIDTH) + "level".padStart(9) + COLUMNS.map(({ title }) => title.padStart(CELL_WIDTH)).join(""));
 }
 
