@@ -312,7 +312,10 @@ export const CONTRAST_FLOOR_GREY = 4;
 /** A line parts clearly different regions when their means differ by at least this many of their spreads. */
 export const CLEAR_CONTRAST = 1;
 
-/** As touchesTwoRegions, answering the first two regions found in `pair`. */
+/**
+ * Whether the square around p (half-side `reach`) touches two real regions: its top and bottom rows
+ * whole, the rows between at their two ends. The first two found go in `pair`.
+ */
 function twoRegionsAround(labels: Uint16Array, p: number, stride: number, width: number, height: number, reach: number, pair: Int32Array): boolean {
   const x = p % stride;
   const y = (p / stride) | 0;
@@ -804,25 +807,10 @@ function union(parent: Int32Array, a: number, b: number): void {
  * or more) reaches it unless it is a sliver that ends right there.
  */
 function touchesTwoRegions(labels: Uint16Array, p: number, stride: number, width: number, height: number, reach: number): boolean {
-  const x = p % stride;
-  const y = (p / stride) | 0;
-  const left = Math.max(1, x - reach);
-  const right = Math.min(width, x + reach);
-  const top = Math.max(1, y - reach) * stride;
-  const bottom = Math.min(height, y + reach) * stride;
-  let first = 0;
-  for (let row = top; row <= bottom; row += stride) {
-    // The top and bottom rows whole, the rows between at their two ends.
-    const step = row === top || row === bottom ? 1 : Math.max(1, right - left);
-    for (let i = row + left, end = row + right; i <= end; i += step) {
-      const label = labels[i];
-      if (label === first || label === 0) continue;
-      if (first) return true;
-      first = label;
-    }
-  }
-  return false;
+  return twoRegionsAround(labels, p, stride, width, height, reach, unusedPair);
 }
+
+const unusedPair = new Int32Array(2);
 
 /**
  * The LINE_WIDTH_PERCENTILE of the width across the line at each skeleton pixel, on the page
