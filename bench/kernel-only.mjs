@@ -60,5 +60,5 @@ console.log(JSON.stringify({
   photo: path, size: `${plane.width}x${plane.height}`, runs,
   best_ms: +best.toFixed(1), median_ms: +median.toFixed(1),
   best_mp_s: +(mp / best * 1000).toFixed(1), median_mp_s: +(mp / median * 1000).toFixed(1),
-  stages_best_ms: stages, stats: result.stats, versusSaved,
+  stages_best_ms: stages, versusSaved,
 }));
