@@ -55,9 +55,9 @@ export function watershedBasins(strength: Uint16Array, levels: number, width: nu
     for (let k = first; k < end; k++) {
       const p = order[k];
       if (label[p] !== WAITING) continue;
-      label[p] = count;
-      floodPlateau(label, queue, p, count, width, height);
-      count++;
+      label[p] = count++;
+      queue[0] = p;
+      spread(label, queue, 0, 1, width, height);
     }
   }
   return { label, count, width, height };
@@ -77,21 +77,6 @@ function labelledNeighbour(label: Int32Array, strength: Uint16Array, p: number, 
   if (p >= width && label[p - width] >= 0 && strength[p - width] < lowest) (basin = label[p - width]), (lowest = strength[p - width]);
   if (p < (height - 1) * width && label[p + width] >= 0 && strength[p + width] < lowest) basin = label[p + width];
   return basin;
-}
-
-/** A new minimum: every WAITING pixel connected to `seed` joins its basin. */
-function floodPlateau(label: Int32Array, queue: Int32Array, seed: number, basin: number, width: number, height: number): void {
-  const last = (height - 1) * width;
-  let tail = 0;
-  queue[tail++] = seed;
-  for (let head = 0; head < tail; head++) {
-    const p = queue[head];
-    const x = p % width;
-    if (x > 0 && label[p - 1] === WAITING) (label[p - 1] = basin), (queue[tail++] = p - 1);
-    if (x < width - 1 && label[p + 1] === WAITING) (label[p + 1] = basin), (queue[tail++] = p + 1);
-    if (p >= width && label[p - width] === WAITING) (label[p - width] = basin), (queue[tail++] = p - width);
-    if (p < last && label[p + width] === WAITING) (label[p + width] = basin), (queue[tail++] = p + width);
-  }
 }
 
 /** Breadth first: every WAITING 4-neighbour of a queued pixel takes its basin and is queued. */
