@@ -151,6 +151,18 @@ describe("measureLines", () => {
     expect(measureLines(large).lineWidthMm).toBeCloseTo(pageMm(5, large), 1);
   });
 
+  it("reads a line's own width where lines meet, not the width of their union", () => {
+    // Short segments of 5 px lines meeting in Ts and a cross: much of the skeleton is near a
+    // junction, where the horizontal and vertical ink runs through a pixel are both long.
+    const joined = paper();
+    for (let k = 0; k < 6; k++) {
+      const x = 200 + 150 * k;
+      fill(joined, 150, 300 + 40 * k, 1050, 305 + 40 * k); // horizontals 40 px apart
+      fill(joined, x, 300, x + 5, 505); // verticals crossing all of them
+    }
+    expect(measureLines(joined).lineWidthMm).toBeLessThan(pageMm(6, joined));
+  });
+
   it("reads a blank page as no lines and no colourable region", () => {
     const measure = measureLines(paper());
     expect(measure).toEqual({ boundingShare: 0, freeEndsPerMetre: 0, colourableShare: 0, fiddlyShare: 0, backgroundShare: 1, regionCount: 1, lineMetres: 0, inkShare: 0, lineWidthMm: 0 });

@@ -232,12 +232,7 @@ function lineEdgeStepsOf(source: GrayPlane, page: GrayPlane, { work, skeleton }:
   const { pixels, count } = skeleton;
   // The cells as outlineSurvival makes them: the photo is only ever reduced to them.
   const { cellsWide, cellsHigh } = outlineCells(source, page);
-  const photo = areaResize(source, cellsWide, cellsHigh);
-  const magnitude = new Uint16Array(cellsWide * cellsHigh);
-  const unusedHistogram = new Float64Array(1024);
-  for (let y = 1; y < cellsHigh - 1; y++) cellMagnitudeRow(photo.data, y, cellsWide, magnitude, unusedHistogram);
-  const nearest = new Uint16Array(cellsWide * cellsHigh);
-  for (let y = 1; y < cellsHigh - 1; y++) spreadStepRow(magnitude, nearest, y, cellsWide);
+  const nearest = photoStepsNear(source, cellsWide, cellsHigh);
   const steps = new Uint16Array(count);
   const { stride, factor } = work;
   for (let i = 0; i < count; i++) {
@@ -251,6 +246,26 @@ function lineEdgeStepsOf(source: GrayPlane, page: GrayPlane, { work, skeleton }:
   }
   return steps;
 }
+
+/**
+ * Per cell, the largest photo step (cell Sobel magnitude / 4) within one cell. It depends on the
+ * photo and the cells only, and the three levels' drawings are scored on the same cells, so the
+ * last photo's answer is kept (a WeakMap: it goes with the photo's grey).
+ */
+function photoStepsNear(source: GrayPlane, cellsWide: number, cellsHigh: number): Uint16Array {
+  const known = stepsNearByPhoto.get(source);
+  if (known && known.cellsWide === cellsWide && known.cellsHigh === cellsHigh) return known.nearest;
+  const photo = areaResize(source, cellsWide, cellsHigh);
+  const magnitude = new Uint16Array(cellsWide * cellsHigh);
+  const unusedHistogram = new Float64Array(1024);
+  for (let y = 1; y < cellsHigh - 1; y++) cellMagnitudeRow(photo.data, y, cellsWide, magnitude, unusedHistogram);
+  const nearest = new Uint16Array(cellsWide * cellsHigh);
+  for (let y = 1; y < cellsHigh - 1; y++) spreadStepRow(magnitude, nearest, y, cellsWide);
+  stepsNearByPhoto.set(source, { cellsWide, cellsHigh, nearest });
+  return nearest;
+}
+
+const stepsNearByPhoto = new WeakMap<GrayPlane, { cellsWide: number; cellsHigh: number; nearest: Uint16Array }>();
 
 /**
  * How clearly the drawn lines part regions of the photo that look different: per skeleton pixel,
@@ -813,13 +828,39 @@ function touchesTwoRegions(labels: Uint16Array, p: number, stride: number, width
 const unusedPair = new Int32Array(2);
 
 /**
+ * The work pixels within JUNCTION_ZONE_WIDTHS line widths of a junction (a skeleton pixel with
+ * three or more skeleton neighbours): where lines meet, the ink is the lines' union, and the runs
+ * through it are long in every direction however thin each line is (a T of two 0.5 mm lines read
+ * 1.5-2 mm there). The line's own width is read along it, away from them.
+ */
+function junctionZones({ flags, stride }: WorkPlane, { pixels, count, toPaper }: Skeleton): Uint8Array {
+  const zone = new Uint8Array(flags.length);
+  const rows = flags.length / stride;
+  for (let i = 0; i < count; i++) {
+    const p = pixels[i];
+    if (NEIGHBOUR_COUNT[neighbourCode(flags, p, stride)] < 3) continue;
+    const reach = Math.ceil(JUNCTION_ZONE_WIDTHS * 2 * (toPaper[p] / CHAMFER_STEP)) + 1;
+    const x = p % stride;
+    const y = (p / stride) | 0;
+    for (let yy = Math.max(0, y - reach); yy <= Math.min(rows - 1, y + reach); yy++) {
+      zone.fill(1, yy * stride + Math.max(0, x - reach), yy * stride + Math.min(stride, x + reach + 1));
+    }
+  }
+  return zone;
+}
+
+/** How far from a junction (in widths of the line there) its ink is not read as the line's width. */
+const JUNCTION_ZONE_WIDTHS = 1;
+
+/**
  * The LINE_WIDTH_PERCENTILE of the width across the line at each skeleton pixel, on the page
  * itself: the horizontal and vertical ink runs h and v through it give the width across a line at
  * any angle, w = h·v / √(h² + v²) (a run that reaches WIDTH_RUN_MAX_MM runs along the line: the
  * other run is the width). This is twice the distance from the line's middle to the paper, without
  * the half-pixel a one-pixel skeleton is off the middle of a line of even width.
  */
-function lineWidthMm(page: GrayPlane, work: WorkPlane, { pixels, count }: Skeleton): number {
+function lineWidthMm(page: GrayPlane, work: WorkPlane, skeleton: Skeleton): number {
+  const { pixels, count } = skeleton;
   if (!count) return 0;
   const pagePrintScale = printScaleOf(page);
   const maxRun = Math.max(1, Math.round((WIDEST_LINE_MM * PRINT_PX_PER_MM) / pagePrintScale));
@@ -827,18 +868,21 @@ function lineWidthMm(page: GrayPlane, work: WorkPlane, { pixels, count }: Skelet
   const histogram = new Uint32Array((2 * maxRun + 1) * binsPerPixel + 2);
   const { stride, factor } = work;
   const { data, width, height } = page;
+  const nearJunction = junctionZones(work, skeleton);
   // A percentile needs a sample, not every pixel: at most WIDTH_SAMPLES, spread along the skeleton.
   const every = Math.max(1, Math.floor(count / WIDTH_SAMPLES));
   let sampled = 0;
   for (let i = 0; i < count; i += every) {
-    sampled++;
     const p = pixels[i];
+    if (nearJunction[p]) continue;
+    sampled++;
     const blockX = ((p % stride) - 1) * factor;
     const blockY = (((p / stride) | 0) - 1) * factor;
     const ink = firstInkInBlock(data, width, height, blockX, blockY, factor);
     const across = crossingWidth(data, width, height, ink % width, (ink / width) | 0, maxRun);
     histogram[Math.round(across * binsPerPixel)]++;
   }
+  if (!sampled) return 0;
   const wanted = LINE_WIDTH_PERCENTILE * sampled;
   let bin = 0;
   for (let seen = histogram[0]; seen < wanted; ) seen += histogram[++bin];

@@ -38,14 +38,18 @@ export const STRONG_EDGE_SHARE = 0.08;
 export const OUTLINE_MIN_EXTENT_MM = 5;
 const PRINT_LONG_EDGE_MM = (PRINT_LONG_EDGE_PX / 300) * 25.4;
 
-export interface Colourability {
+/** What the page's pixels say, without the photo: what the quality score reads of them. */
+export interface InkFigures {
   greyShare: number;
   inkShare: number;
   specksPerMegapixel: number;
+  continuity: number;
+}
+
+export interface Colourability extends InkFigures {
   outlineSurvival: number;
   /** Like outlineSurvival over every strong edge, short ones (texture) included. */
   edgeSurvival: number;
-  continuity: number;
 }
 
 export interface Survival {
@@ -56,6 +60,22 @@ export interface Survival {
 }
 
 export function measureColourability(source: GrayPlane, page: GrayPlane): Colourability {
+  const { figures, marks } = inkOf(page);
+  // No grey on the page (every finished page): the runs are exactly the ink, so the outline
+  // measure reads them instead of scanning the page again.
+  const survival = outlineSurvival(source, page, figures.greyShare === 0 ? marks : undefined);
+  return { ...figures, outlineSurvival: survival.outlines, edgeSurvival: survival.edges };
+}
+
+/**
+ * The page's grey, ink, specks and continuity: one pass over its marks, no photo. The quality
+ * score reads only these (the outline figures are the bench's), so scoring a level skips them.
+ */
+export function measureInk(page: GrayPlane): InkFigures {
+  return inkOf(page).figures;
+}
+
+function inkOf(page: GrayPlane): { figures: InkFigures; marks: Marks } {
   const { width, height } = page;
   const pixels = width * height;
   // One pass over the page: the marks (everything darker than paper), counting the ink among them.
@@ -74,17 +94,13 @@ export function measureColourability(source: GrayPlane, page: GrayPlane): Colour
     else if (printSize >= LINE_PRINT_PIXELS) lineInk += marks.size[r]; // all non-paper pixels of long marks
   }
   const printMegapixels = (pixels * printPixelsPerPixel) / 1e6;
-  // No grey on the page (every finished page): the runs are exactly the ink, so the outline
-  // measure reads them instead of scanning the page again.
-  const survival = outlineSurvival(source, page, grey === 0 ? marks : undefined);
-  return {
+  const figures = {
     greyShare: pixels ? grey / pixels : 0,
     inkShare: pixels ? ink / pixels : 0,
     specksPerMegapixel: printMegapixels ? specks / printMegapixels : 0,
-    outlineSurvival: survival.outlines,
-    edgeSurvival: survival.edges,
     continuity: ink + grey ? Math.min(1, lineInk / (ink + grey)) : 0,
   };
+  return { figures, marks };
 }
 
 /**

@@ -19,7 +19,7 @@
  */
 import { REGION_TUNING, type GrayPlane } from "./kernel";
 import { pageFigures, type PageFigures } from "./line-measure";
-import { measureColourability, type Colourability } from "./measure";
+import { measureInk, type InkFigures } from "./measure";
 
 export const RESOLUTION_WEIGHT = 0.2;
 export const LINES_BOUND_POOR = 0.8;
@@ -42,7 +42,7 @@ export const EDGE_PRECISION_GOOD = 0.97;
 export const INK_CEILING = 0.15;
 export const INK_MAX = 0.4;
 
-export interface QualityReport extends Colourability, PageFigures {
+export interface QualityReport extends InkFigures, PageFigures {
   score: number;
   resolution: number;
   laplacianVariance: number;
@@ -64,7 +64,7 @@ export interface QualityInput {
 
 export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, grey, sketch }: QualityInput): QualityReport {
   const resolution = Math.min(1, Math.max(sourceWidth, sourceHeight) / REGION_TUNING.analysisLongEdge);
-  const pixels = measureColourability(grey, sketch);
+  const pixels = measureInk(sketch);
   const figures = pageFigures(grey, sketch);
   const factors = {
     resolution: Math.pow(resolution, RESOLUTION_WEIGHT),

@@ -85,7 +85,10 @@ export function traceArcs(label: Int32Array, width: number, height: number): Arc
   };
   // At a corner of degree 2, the crack that is left (not the one we came in by, already taken).
   const nextDirection = (c: number, from: number): number => {
-    for (const d of [from, (from + 1) & 3, (from + 3) & 3]) if (hasCrack(c, d)) return d;
+    // Straight on, then either turn (no array of the three: this runs at every corner of every border).
+    if (hasCrack(c, from)) return from;
+    if (hasCrack(c, (from + 1) & 3)) return (from + 1) & 3;
+    if (hasCrack(c, (from + 3) & 3)) return (from + 3) & 3;
     return (from + 2) & 3;
   };
   const hasCrack = (c: number, d: number): boolean => {
