@@ -27,5 +27,5 @@ export const REGION_TUNING = {
 export const LEVEL_REGIONS: Record<DetailLevel, { minAreaCm2: number; minWidthMm: number; maxSaliency: number; lineWidthMm: number }> = {
   detailed: { minAreaCm2: 0.1, minWidthMm: 1.2, maxSaliency: 5, lineWidthMm: 0.4 },
   standard: { minAreaCm2: 0.25, minWidthMm: 2, maxSaliency: 8, lineWidthMm: 0.5 },
-  simple: { minAreaCm2: 1, minWidthMm: 3, maxSaliency: 11, lineWidthMm: 0.7 },
+  simple: { minAreaCm2: 1, minWidthMm: 2.5, maxSaliency: 9.5, lineWidthMm: 0.7 },
 };
