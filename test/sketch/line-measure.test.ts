@@ -163,6 +163,23 @@ describe("measureLines", () => {
     expect(measureLines(joined).lineWidthMm).toBeLessThan(pageMm(6, joined));
   });
 
+  it("reads the width of lines that bend tightly as their width, not the bend's", () => {
+    // Rings 5 px wide round 12 px holes (a 0.15 mm line round a 3 mm hole on this page's scale
+    // is no line; this is the shape of every tight curve of a page, magnified).
+    const rings = paper();
+    for (let cy = 200; cy < 800; cy += 60) {
+      for (let cx = 200; cx < 1000; cx += 60) {
+        for (let y = cy - 12; y <= cy + 12; y++) {
+          for (let x = cx - 12; x <= cx + 12; x++) {
+            const r = Math.hypot(x - cx, y - cy);
+            if (r >= 6.5 && r < 11.5) rings.data[y * WIDTH + x] = 0;
+          }
+        }
+      }
+    }
+    expect(measureLines(rings).lineWidthMm).toBeLessThan(pageMm(6, rings));
+  });
+
   it("reads a blank page as no lines and no colourable region", () => {
     const measure = measureLines(paper());
     expect(measure).toEqual({ boundingShare: 0, freeEndsPerMetre: 0, colourableShare: 0, fiddlyShare: 0, backgroundShare: 1, regionCount: 1, lineMetres: 0, inkShare: 0, lineWidthMm: 0 });

@@ -924,9 +924,18 @@ function crossingWidth(data: Uint8Array, width: number, height: number, x: numbe
     verticalEndless = up === verticalLimit || down === verticalLimit;
   }
   const vertical = up + down + 1;
-  if (verticalEndless && !horizontalEndless) return horizontal;
-  if (horizontalEndless && !verticalEndless) return vertical;
-  return (horizontal * vertical) / Math.sqrt(horizontal * horizontal + vertical * vertical);
+  let across: number;
+  if (verticalEndless && !horizontalEndless) across = horizontal;
+  else if (horizontalEndless && !verticalEndless) across = vertical;
+  else across = (horizontal * vertical) / Math.sqrt(horizontal * horizontal + vertical * vertical);
+  // On a bend the two runs are not across one straight line and the formula reads the bend's
+  // width; the diagonal chords through the pixel bound it (a chord is never shorter than the
+  // line is wide, and the one nearest across a line at any angle is within 8 % of its width).
+  const diagonalLimit = Math.ceil(across);
+  const room = (dx: number, dy: number) => Math.min(dx < 0 ? x : width - 1 - x, dy < 0 ? y : height - 1 - y);
+  const falling = inkArm(data, i, -width - 1, room(-1, -1), 0, diagonalLimit) + inkArm(data, i, width + 1, room(1, 1), 0, diagonalLimit) + 1;
+  const rising = inkArm(data, i, -width + 1, room(1, -1), 0, diagonalLimit) + inkArm(data, i, width - 1, room(-1, 1), 0, diagonalLimit) + 1;
+  return Math.min(across, Math.SQRT2 * Math.min(falling, rising));
 }
 
 /** A run this many times the other one (each way) runs along the line (see crossingWidth). */
