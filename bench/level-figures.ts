@@ -16,7 +16,8 @@ export { nestingShare } from "../workers/sketch/line-measure";
 export { packRegions };
 
 export interface LevelFigures {
-  boundingShare: number;
+  /** null on a page without lines. */
+  boundingShare: number | null;
   freeEndsPerMetre: number;
   colourableShare: number;
   /** Share of the page's lines within about 0.5 mm of an edge of the photo (its toned grey, as the score reads it). */
@@ -42,7 +43,8 @@ export function levelFigures({ hierarchy, photo }: StoredRegions, level: DetailL
   const lines = measureLines(page);
   const colour = measureColourability(photo.grey, page);
   return {
-    boundingShare: lines.boundingShare,
+    // A blank page has no line to bound anything: no figure, rather than 0 (or 1).
+    boundingShare: lines.lineMetres > 0 ? lines.boundingShare : null,
     freeEndsPerMetre: lines.freeEndsPerMetre,
     colourableShare: lines.colourableShare,
     edgePrecision: edgePrecision(photo.grey, page),

@@ -74,7 +74,7 @@ export function levelJson({ page, ...figures }) {
 
 /** The table's figures: title, the level's field (null: no single figure), how it is printed. */
 const COLUMNS = [
-  ["bound", "boundingShare", (v) => v.toFixed(3)],
+  ["bound", "boundingShare", (v) => (v === null ? "no line" : v.toFixed(3))],
   ["ends/m", "freeEndsPerMetre", (v) => v.toFixed(1)],
   ["colourable", "colourableShare", (v) => v.toFixed(3)],
   ["edges", "edgePrecision", (v) => v.toFixed(3)],
@@ -99,7 +99,7 @@ function misses(key, value) {
 
 export function printLevelHeader() {
   console.log("Per photo and level, each page measured at print size (3300 px long edge, 300 dpi); ! = misses issue 22's goal");
-  console.log("  bound = share of the line with different regions on its two sides (>= 0.95); ends/m = free line ends per metre of line (<= 30);");
+  console.log("  bound = share of the line with different regions on its two sides (>= 0.95; 'no line' on a blank page); ends/m = free line ends per metre of line (<= 30);");
   console.log("  colourable = share of the page in regions of 0.25 cm² to 15 % of the page; edges = share of the line within ~0.5 mm of a photo edge");
   console.log("  (the toned analysis grey, as the score reads it; >= 0.85); outlines = share of the photo's strong outlines with ink within ~1 mm (>= 0.45);");
   console.log("  grey (<= 2 %), specks/MP (marks under 1 mm², <= 50), ink (<= 15 %); width = the line's width, 99th percentile over its length;");
