@@ -17,9 +17,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const db = database(env.DB);
   const now = new Date();
   const requester = await requesterOf(env, request, context.sessionId);
-  const { source } = await readDataUrlUpload(request, convertSketchFieldsSchema);
+  // The limits first: the body is about 20 MB of base64, not worth reading for a refusal.
   await requireWithinBurst(env, "free-ticket", requester);
   await countDailyUse(env, db, "free-ticket", requester, now);
+  const { source } = await readDataUrlUpload(request, convertSketchFieldsSchema);
   const [ticket] = await mintTickets(env, db, {
     sessionId: context.sessionId,
     browserSessionId: null,

@@ -8,7 +8,7 @@
  * checks exist once: signature, expiry, owner, still unused, 15 MB counted on the stream,
  * type by magic bytes, pixel cap, metadata stripped.
  */
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   ACCEPTED_PREVIEW_TYPES,
@@ -28,7 +28,7 @@ import type { Env } from "./env.server";
 import { jsonError, notFound, validationError } from "./http.server";
 import { displayName } from "./images.server";
 import { hmacBase64Url, verifyHmacBase64Url } from "./signing.server";
-import { readStreamUpTo } from "./bytes.server";
+import { readBodyUpTo } from "./bytes.server";
 
 export const TICKET_ROUTE_PREFIX = "/api/uploads/";
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -118,6 +118,20 @@ export async function requireTicket(env: Env, db: Database, sessionId: string, t
   return ticket;
 }
 
+/**
+ * 404 unless this session holds a ticket that has not expired: the part of requireTicket that can
+ * run before a body naming the ticket is read (POST /api/upload-file carries it inside the JSON).
+ * A used one counts too, so a second upload to it still learns why (409) from requireTicket.
+ */
+export async function requireUnexpiredTicketOfSession(db: Database, sessionId: string, now: Date): Promise<void> {
+  const [ticket] = await db
+    .select({ key: uploads.key })
+    .from(uploads)
+    .where(and(eq(uploads.sessionId, sessionId), gt(uploads.expiresAt, now)))
+    .limit(1);
+  if (!ticket) throw notFound();
+}
+
 /** The file of an upload: its name as the visitor knows it, and its bytes (read on demand, capped). */
 export interface UploadSource {
   filename: string | null;
@@ -192,13 +206,9 @@ export function putUploadSource(request: Request): UploadSource {
       filename = header;
     }
   }
-  const declared = Number(request.headers.get("Content-Length"));
   return {
     filename,
-    read: () => {
-      if (declared > MAX_UPLOAD_BYTES) throw jsonError(413, MESSAGES.previewTooLarge);
-      return readStreamUpTo(request.body, MAX_UPLOAD_BYTES, () => jsonError(413, MESSAGES.previewTooLarge));
-    },
+    read: () => readBodyUpTo(request, MAX_UPLOAD_BYTES, () => jsonError(413, MESSAGES.previewTooLarge)),
   };
 }
 
