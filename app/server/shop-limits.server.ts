@@ -7,6 +7,7 @@
 import { SHOP_BURST_PERIOD_SECONDS, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
 import type { Database } from "./db.server";
 import type { Env } from "./env.server";
+import { clientAddressKeyOf } from "./client-address.server";
 import { addressLimitOverride, countUsage, requesterOf, tooManyRequests } from "./preview-limits.server";
 
 export type ShopAction = keyof typeof SHOP_DAILY_LIMITS;
@@ -23,7 +24,7 @@ export async function requireShopAllowance(
   action: ShopAction,
   now = new Date(),
 ): Promise<void> {
-  const hasAddress = Boolean(request.headers.get("CF-Connecting-IP"));
+  const hasAddress = clientAddressKeyOf(request) !== null;
   const requester = await requesterOf(env, request, sessionId);
   if (env.API_LIMITER) {
     const keys = [`${action}:session:${sessionId}`, ...(hasAddress ? [`${action}:address:${requester.addressHash}`] : [])];

@@ -42,6 +42,18 @@ describe("daily limits", () => {
     const refused = await second.fetch("/api/books", { method: "POST", headers: { ...address, "Content-Type": "application/json" }, body: JSON.stringify({ title: "B" }) });
     expect(refused.status).toBe(429);
   });
+
+  it("keys an IPv6 client's daily count on its /64, so rotating addresses inside it does not reset the count", async () => {
+    const createFrom = (visitor: Visitor, address: string) =>
+      visitor.fetch("/api/books", { method: "POST", headers: { "CF-Connecting-IP": address, "Content-Type": "application/json" }, body: JSON.stringify({ title: "IPv6" }) });
+    expect((await createFrom(new Visitor(), "2001:db8:23:4::1")).status).toBe(201);
+    const subject = await env.DB.prepare("SELECT subject FROM usage_counts WHERE action = 'book' AND subject LIKE 'address:%' AND day = ? ORDER BY rowid DESC").bind(today()).first<string>("subject");
+    await dbRun("UPDATE usage_counts SET count = ? WHERE action = 'book' AND subject = ?", SHOP_DAILY_LIMITS.book.perAddress, subject);
+    // Another address of the same /64, written out in full: the same client.
+    expect((await createFrom(new Visitor(), "2001:0db8:0023:0004:9f3c:11ab:fe07:2d41")).status).toBe(429);
+    // The next /64 is someone else.
+    expect((await createFrom(new Visitor(), "2001:db8:23:5::1")).status).toBe(201);
+  });
 });
 
 describe("bursts", () => {
