@@ -511,6 +511,13 @@ export const SHOP_DAILY_LIMITS = {
   process: { perSession: 300, perAddress: 1000 },
   /** Order number + email guesses on /orders/{number}. */
   "order-lookup": { perSession: 20, perAddress: 100 },
+  /**
+   * Upload tickets with a book type (the create-book page asks for one per photo), counted per
+   * ticket: each one is an uploads row and admits a 15 MB file into R2. Four premium books a day.
+   */
+  "upload-ticket": { perSession: 4 * MAX_PHOTOS_PER_BOOK, perAddress: 20 * MAX_PHOTOS_PER_BOOK },
+  /** SPEC's record-book-data: a checkouts row per call (an abandoned cart is kept). */
+  "book-data": { perSession: 50, perAddress: 200 },
 } as const;
 /** The period of API_LIMITER's `simple` setting in wrangler.toml. */
 export const SHOP_BURST_PERIOD_SECONDS = 60;

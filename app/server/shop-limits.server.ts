@@ -8,13 +8,14 @@ import { SHOP_BURST_PERIOD_SECONDS, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } fro
 import type { Database } from "./db.server";
 import type { Env } from "./env.server";
 import { clientAddressKeyOf } from "./client-address.server";
-import { addressLimitOverride, countUsage, requesterOf, tooManyRequests } from "./preview-limits.server";
+import { addressLimitOverride, countUsage, requesterOf, tooManyRequests, type Requester } from "./preview-limits.server";
 
 export type ShopAction = keyof typeof SHOP_DAILY_LIMITS;
 
 /**
- * Counts one `action` of this visitor or throws 429. Without CF-Connecting-IP (local runs, not
- * through Cloudflare) there is no address to limit, only the session.
+ * Counts `amount` of `action` for this visitor (one burst hit per request, whatever the amount)
+ * or throws 429; answers who asked. Without CF-Connecting-IP (local runs, not through
+ * Cloudflare) there is no address to limit, only the session.
  */
 export async function requireShopAllowance(
   env: Env,
@@ -22,8 +23,9 @@ export async function requireShopAllowance(
   request: Request,
   sessionId: string,
   action: ShopAction,
+  amount = 1,
   now = new Date(),
-): Promise<void> {
+): Promise<Requester> {
   const hasAddress = clientAddressKeyOf(request) !== null;
   const requester = await requesterOf(env, request, sessionId);
   if (env.API_LIMITER) {
@@ -34,9 +36,10 @@ export async function requireShopAllowance(
     }
   }
   const limits = SHOP_DAILY_LIMITS[action];
-  await countUsage(db, action, requester, now, 1, {
+  await countUsage(db, action, requester, now, amount, {
     perSession: limits.perSession,
     perAddress: hasAddress ? (addressLimitOverride(env) ?? limits.perAddress) : null,
     message: SHOP_LIMIT_MESSAGES.daily,
   });
+  return requester;
 }

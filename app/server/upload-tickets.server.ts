@@ -27,6 +27,8 @@ import { BOOK_TYPES, uploads, type BookType, type Upload } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError, notFound, validationError } from "./http.server";
 import { displayName } from "./images.server";
+import { countDailyUse, requesterOf, requireWithinBurst, type Requester } from "./preview-limits.server";
+import { requireShopAllowance } from "./shop-limits.server";
 import { hmacBase64Url, verifyHmacBase64Url } from "./signing.server";
 import { readBodyUpTo } from "./bytes.server";
 
@@ -63,6 +65,26 @@ function keyOf(id: string): string {
 /** What the signature covers: the key, when it stops, and whose cookie session may use it. */
 function ticketMessage(key: string, expires: number, sessionId: string): string {
   return `${key}|${expires}|${sessionId}`;
+}
+
+/**
+ * Counts `count` tickets against this visitor's limits or throws 429; answers who asked. Every
+ * ticket is an uploads row and admits 15 MB into R2: the free preview's (no book type) under its
+ * own strict limits (decision 009), a book's photos under the shop's (decision 012), per ticket.
+ */
+export async function requireTicketAllowance(
+  env: Env,
+  db: Database,
+  request: Request,
+  sessionId: string,
+  { bookType, count }: Pick<TicketRequest, "bookType" | "count">,
+  now: Date,
+): Promise<Requester> {
+  if (bookType) return requireShopAllowance(env, db, request, sessionId, "upload-ticket", count, now);
+  const requester = await requesterOf(env, request, sessionId);
+  await requireWithinBurst(env, "free-ticket", requester);
+  await countDailyUse(env, db, "free-ticket", requester, now, count);
+  return requester;
 }
 
 /**
