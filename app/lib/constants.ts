@@ -207,7 +207,7 @@ export const LABELS = {
 } as const;
 
 // Landing page
-/** GET /api/get-stats may be a minute old (browsers and the edge cache it). */
+/** GET /api/get-stats may be a minute old (the Workers cache, the edge and browsers keep it). */
 export const STATS_CACHE_MAX_AGE_SECONDS = 60;
 /** Shown in each counter while the statistics load (SPEC section 1). */
 export const STATS_LOADING_TEXT = "...";
