@@ -265,8 +265,16 @@ export const API_MESSAGES = {
 } as const;
 
 // Create book and payments (SPEC sections 2, 4, 5, 8)
-/** How long a signed-in checkout of the provider stays open (Stripe's minimum is 30 minutes). */
-export const CHECKOUT_TTL_SECONDS = 30 * 60;
+/** Stripe accepts a Checkout Session's expires_at from 30 minutes to 24 hours after it creates the session. */
+export const STRIPE_CHECKOUT_MIN_TTL_SECONDS = 30 * 60;
+export const STRIPE_CHECKOUT_MAX_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * How long a checkout of the provider stays open: Stripe's minimum and 5 minutes. expires_at is
+ * counted from our clock when the request began and checked against Stripe's when it creates the
+ * session; D1 round trips, a retried call (20 s each) and clock skew lie between, and exactly 30
+ * minutes would be refused.
+ */
+export const CHECKOUT_TTL_SECONDS = STRIPE_CHECKOUT_MIN_TTL_SECONDS + 5 * 60;
 /** A claimed payment whose provider call never came back is released after this long. */
 export const PAYMENT_CLAIM_STALE_SECONDS = 2 * 60;
 export const SUCCESS_PENDING_MS = 1000;
