@@ -1,7 +1,8 @@
 /**
- * Abuse limits of the shop's own actions (issue 8 item 2, decision 012): sessions cost nothing
- * to mint, so books, quotes, uploads and processing runs are limited per cookie session and per
- * client address: bursts through the Workers Rate Limiting binding API_LIMITER, daily counts in
+ * Abuse limits of the shop's own actions (issue 8 item 2, issue 23, decision 012): sessions cost
+ * nothing to mint, so books, recorded book data, quotes, uploads, book upload tickets and
+ * processing runs are limited per cookie session and per client address (client-address.server.ts):
+ * bursts through the Workers Rate Limiting binding API_LIMITER, daily counts in
  * D1 (the free preview's counters, preview-limits.server.ts). Over a limit: 429 + Retry-After.
  */
 import { SHOP_BURST_PERIOD_SECONDS, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
