@@ -207,7 +207,7 @@ export const LABELS = {
 } as const;
 
 // Landing page
-/** GET /api/get-stats may be a minute old (browsers and the edge cache it). */
+/** GET /api/get-stats may be a minute old (the Workers cache, the edge and browsers keep it). */
 export const STATS_CACHE_MAX_AGE_SECONDS = 60;
 /** Shown in each counter while the statistics load (SPEC section 1). */
 export const STATS_LOADING_TEXT = "...";
@@ -265,8 +265,16 @@ export const API_MESSAGES = {
 } as const;
 
 // Create book and payments (SPEC sections 2, 4, 5, 8)
-/** How long a signed-in checkout of the provider stays open (Stripe's minimum is 30 minutes). */
-export const CHECKOUT_TTL_SECONDS = 30 * 60;
+/** Stripe accepts a Checkout Session's expires_at from 30 minutes to 24 hours after it creates the session. */
+export const STRIPE_CHECKOUT_MIN_TTL_SECONDS = 30 * 60;
+export const STRIPE_CHECKOUT_MAX_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * How long a checkout of the provider stays open: Stripe's minimum and 5 minutes. expires_at is
+ * counted from our clock when the request began and checked against Stripe's when it creates the
+ * session; D1 round trips, a retried call (20 s each) and clock skew lie between, and exactly 30
+ * minutes would be refused.
+ */
+export const CHECKOUT_TTL_SECONDS = STRIPE_CHECKOUT_MIN_TTL_SECONDS + 5 * 60;
 /** A claimed payment whose provider call never came back is released after this long. */
 export const PAYMENT_CLAIM_STALE_SECONDS = 2 * 60;
 export const SUCCESS_PENDING_MS = 1000;
@@ -511,6 +519,13 @@ export const SHOP_DAILY_LIMITS = {
   process: { perSession: 300, perAddress: 1000 },
   /** Order number + email guesses on /orders/{number}. */
   "order-lookup": { perSession: 20, perAddress: 100 },
+  /**
+   * Upload tickets with a book type (the create-book page asks for one per photo), counted per
+   * ticket: each one is an uploads row and admits a 15 MB file into R2. Four premium books a day.
+   */
+  "upload-ticket": { perSession: 4 * MAX_PHOTOS_PER_BOOK, perAddress: 20 * MAX_PHOTOS_PER_BOOK },
+  /** SPEC's record-book-data: a checkouts row per call (an abandoned cart is kept). */
+  "book-data": { perSession: 50, perAddress: 200 },
 } as const;
 /** The period of API_LIMITER's `simple` setting in wrangler.toml. */
 export const SHOP_BURST_PERIOD_SECONDS = 60;

@@ -4,9 +4,7 @@ import { database } from "~/server/db.server";
 import { parseId, requireMethod } from "~/server/http.server";
 import { addImages, imageDto, listImages } from "~/server/images.server";
 import { requireShopAllowance } from "~/server/shop-limits.server";
-import { drainBody } from "~/server/bytes.server";
-
-const REFUSED_UPLOAD_DRAIN_BYTES = 16 * 1024 * 1024;
+import { drainBody, REFUSED_BODY_DRAIN_BYTES } from "~/server/bytes.server";
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const db = database(context.cloudflare.env.DB);
@@ -24,7 +22,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   } catch (refusal) {
     // Refused unread: take a little of the body off the wire so a well-behaved client's
     // connection stays usable; a flood is cut off.
-    await drainBody(request.body, REFUSED_UPLOAD_DRAIN_BYTES);
+    await drainBody(request.body, REFUSED_BODY_DRAIN_BYTES);
     throw refusal;
   }
   const images = await addImages(env, db, book, request);

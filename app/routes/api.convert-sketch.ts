@@ -3,8 +3,7 @@ import { convertSketchFieldsSchema, readDataUrlUpload } from "~/server/data-url-
 import { database } from "~/server/db.server";
 import { convertUpload } from "~/server/free-preview.server";
 import { methodNotAllowed, requireMethod } from "~/server/http.server";
-import { countDailyUse, requesterOf, requireWithinBurst } from "~/server/preview-limits.server";
-import { mintTickets, uploadToTicket } from "~/server/upload-tickets.server";
+import { mintTickets, requireTicketAllowance, uploadToTicket } from "~/server/upload-tickets.server";
 
 /**
  * SPEC's older free-preview call: POST /api/convert-sketch { imageData, filename } → { sketchUrl }.
@@ -16,10 +15,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = database(env.DB);
   const now = new Date();
-  const requester = await requesterOf(env, request, context.sessionId);
+  // The limits first: the body is about 20 MB of base64, not worth reading for a refusal.
+  const requester = await requireTicketAllowance(env, db, request, context.sessionId, { count: 1 }, now);
   const { source } = await readDataUrlUpload(request, convertSketchFieldsSchema);
-  await requireWithinBurst(env, "free-ticket", requester);
-  await countDailyUse(env, db, "free-ticket", requester, now);
   const [ticket] = await mintTickets(env, db, {
     sessionId: context.sessionId,
     browserSessionId: null,

@@ -3,12 +3,17 @@ import { recordBookDataSchema } from "~/lib/schemas";
 import { recordBookData } from "~/server/checkouts.server";
 import { database } from "~/server/db.server";
 import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
+import { requireShopAllowance } from "~/server/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireMethod(request, ["POST"]);
+  const { env } = context.cloudflare;
+  const db = database(env.DB);
+  // Each call keeps a checkouts row: limited like the books it stands for.
+  await requireShopAllowance(env, db, request, context.sessionId, "book-data");
   const input = await readValidBody(request, recordBookDataSchema);
-  const checkout = await recordBookData(database(context.cloudflare.env.DB), context.sessionId, input);
+  const checkout = await recordBookData(db, context.sessionId, input);
   return json({ success: true, checkoutId: checkout.id }, { status: 201 });
 }

@@ -2,14 +2,18 @@ import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { readDataUrlUpload, uploadFileFieldsSchema } from "~/server/data-url-upload.server";
 import { database } from "~/server/db.server";
 import { methodNotAllowed, requireMethod } from "~/server/http.server";
-import { uploadToTicket } from "~/server/upload-tickets.server";
+import { requireUnexpiredTicketOfSession, uploadToTicket } from "~/server/upload-tickets.server";
 
 /** SPEC: POST /api/upload-file { imageData (data URL), presignedUrl, filename }: the ticket's PUT as JSON. */
 export async function action({ request, context }: ActionFunctionArgs) {
   requireMethod(request, ["POST"]);
   const { env } = context.cloudflare;
+  const db = database(env.DB);
+  const now = new Date();
+  // The ticket's URL is inside the 20 MB body; a session without a ticket is refused unread.
+  await requireUnexpiredTicketOfSession(db, context.sessionId, now);
   const { fields, source } = await readDataUrlUpload(request, uploadFileFieldsSchema);
-  const result = await uploadToTicket(env, database(env.DB), context.sessionId, fields.presignedUrl, source, new Date());
+  const result = await uploadToTicket(env, db, context.sessionId, fields.presignedUrl, source, now);
   return json(result);
 }
 

@@ -1,3 +1,15 @@
+/**
+ * Request bodies read off the wire: always through a cap, counted on the stream (a chunked body
+ * declares no length), and a refused body drained only a little (docs/decisions/012).
+ */
+import { MB } from "~/lib/constants";
+
+/**
+ * What a refused upload may still send that we read and discard (decision 012), so a
+ * well-behaved client's keep-alive connection stays usable; past it the body is cut off.
+ */
+export const REFUSED_BODY_DRAIN_BYTES = 16 * MB;
+
 /** One contiguous copy of chunks read off a stream. */
 export function joinChunks(chunks: Uint8Array[], totalLength: number): Uint8Array<ArrayBuffer> {
   const joined = new Uint8Array(totalLength);
@@ -7,6 +19,15 @@ export function joinChunks(chunks: Uint8Array[], totalLength: number): Uint8Arra
     offset += chunk.length;
   }
   return joined;
+}
+
+/**
+ * The whole body of `request`, refused with `tooLarge` unread if it declares more than `limit`
+ * bytes, and the moment it passes `limit` if it does not say (chunked) or says less than it sends.
+ */
+export async function readBodyUpTo(request: Request, limit: number, tooLarge: () => Response): Promise<Uint8Array<ArrayBuffer>> {
+  if (Number(request.headers.get("Content-Length")) > limit) throw tooLarge();
+  return readStreamUpTo(request.body, limit, tooLarge);
 }
 
 /** A request body read whole, refused with `tooLarge` the moment it passes `limit` bytes. */

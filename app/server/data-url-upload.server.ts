@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { API_MESSAGES, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILE_BODY_BYTES, MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/constants";
 import { jsonError, validationError, requireJsonContentType } from "./http.server";
-import { readStreamUpTo } from "./bytes.server";
+import { readBodyUpTo } from "./bytes.server";
 import type { UploadSource } from "./upload-tickets.server";
 
 /** POST /api/upload-file: the fields other than imageData, which is checked as bytes below. */
@@ -40,8 +40,7 @@ export async function readDataUrlUpload<Fields extends { filename?: string }>(
 ): Promise<DataUrlUpload<Fields>> {
   const tooLarge = () => jsonError(413, MESSAGES.previewTooLarge);
   requireJsonContentType(request);
-  if (Number(request.headers.get("Content-Length")) > MAX_UPLOAD_FILE_BODY_BYTES) throw tooLarge();
-  const body = await readStreamUpTo(request.body, MAX_UPLOAD_FILE_BODY_BYTES, tooLarge);
+  const body = await readBodyUpTo(request, MAX_UPLOAD_FILE_BODY_BYTES, tooLarge);
   const fields = topLevelFields(body);
   if (!fields) throw jsonError(400, API_MESSAGES.invalidJson);
 

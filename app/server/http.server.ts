@@ -6,7 +6,7 @@
 import { json } from "@remix-run/cloudflare";
 import type { ZodError, ZodType, ZodTypeDef } from "zod";
 import { API_MESSAGES } from "~/lib/constants";
-import { readStreamUpTo } from "./bytes.server";
+import { readBodyUpTo } from "./bytes.server";
 
 export interface ApiError {
   message: string;
@@ -60,7 +60,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 /** Parses a JSON body, or a form body when `allowForm` (plain HTML forms post those). */
 export async function readBody(request: Request, { allowForm = false } = {}): Promise<unknown> {
   const contentType = request.headers.get("Content-Type")?.toLowerCase() ?? "";
-  const bytes = await readBytesUpTo(request, MAX_BODY_BYTES);
+  const bytes = await readBodyUpTo(request, MAX_BODY_BYTES, () => jsonError(413, API_MESSAGES.bodyTooLarge));
   const isForm =
     contentType.startsWith("application/x-www-form-urlencoded") || contentType.startsWith("multipart/form-data");
   if (allowForm && isForm) {
@@ -86,13 +86,6 @@ export async function readBody(request: Request, { allowForm = false } = {}): Pr
 export function requireJsonContentType(request: Request): void {
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json" && !type.endsWith("+json")) throw jsonError(415, API_MESSAGES.jsonRequired);
-}
-
-/** The whole body, refused with 413 as soon as it passes `limit` bytes (whatever it declared). */
-async function readBytesUpTo(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const tooLarge = () => jsonError(413, API_MESSAGES.bodyTooLarge);
-  if (Number(request.headers.get("Content-Length")) > limit) throw tooLarge();
-  return readStreamUpTo(request.body, limit, tooLarge);
 }
 
 export async function readValidBody<Output, Input>(

@@ -21,7 +21,7 @@ import { books, images, uploads, type Book, type Image } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError, notFound } from "./http.server";
 import { requireEditableBook } from "./books.server";
-import { drainBody, joinChunks } from "./bytes.server";
+import { drainBody, joinChunks, REFUSED_BODY_DRAIN_BYTES } from "./bytes.server";
 import { MalformedMultipartError, multipartBoundary, readMultipart } from "./multipart.server";
 import { deleteImages, imageUrl, newOriginalKey, putImage } from "./storage.server";
 
@@ -66,8 +66,6 @@ export function listImages(db: Database, bookId: number): Promise<Image[]> {
 /** Multipart framing and a few small text fields on top of the files themselves. */
 const MULTIPART_OVERHEAD_PER_FILE = 16 * 1024;
 const MAX_NON_FILE_BYTES = 64 * 1024;
-/** What a refused upload may still send that we read and discard (50 photos of 15 MB at most). */
-const MAX_DRAIN_BYTES = MAX_PHOTOS_PER_BOOK * (MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_PER_FILE);
 
 interface StoredOriginal {
   key: string;
@@ -140,7 +138,7 @@ export async function addImages(env: Env, db: Database, book: Book, request: Req
       .where(inArray(images.originalKey, stored.map((original) => original.key)))
       .orderBy(asc(images.id));
   } catch (error) {
-    await drainBody(request.body, MAX_DRAIN_BYTES);
+    await drainBody(request.body, REFUSED_BODY_DRAIN_BYTES);
     await deleteImages(env.IMAGES, stored.map((original) => original.key));
     if (error instanceof MalformedMultipartError) throw jsonError(400, API_MESSAGES.unreadableUpload);
     throw error;

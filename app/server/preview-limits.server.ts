@@ -2,7 +2,8 @@
  * Abuse limits of the free preview, so it cannot be scripted into a free sketch service:
  * - bursts: the Workers Rate Limiting binding PREVIEW_LIMITER (wrangler.toml), per cookie
  *   session and per client address;
- * - a daily count in D1 (usage_counts), per cookie session and per hashed client address.
+ * - a daily count in D1 (usage_counts), per cookie session and per hashed client address (an
+ *   IPv6 client's /64, client-address.server.ts).
  * Over a limit the request is refused with 429, a clear message and Retry-After.
  */
 import { sql } from "drizzle-orm";
@@ -13,6 +14,7 @@ import {
   FREE_TICKETS_PER_DAY_PER_SESSION,
   PREVIEW_API_MESSAGES,
 } from "~/lib/constants";
+import { clientAddressKeyOf } from "./client-address.server";
 import type { Database } from "./db.server";
 import { usageCounts, type UsageAction } from "./db/schema";
 import type { Env } from "./env.server";
@@ -24,15 +26,14 @@ export const BURST_PERIOD_SECONDS = 60;
 /** Daily counters are kept this long, then the hourly cleanup drops them. */
 export const USAGE_RETENTION_DAYS = 2;
 
-/** Who is asking: the cookie session and a keyed hash of the client address. */
+/** Who is asking: the cookie session and a keyed hash of the client address (its limit key). */
 export interface Requester {
   sessionId: string;
   addressHash: string;
 }
 
-/** Cloudflare sets CF-Connecting-IP on every request it forwards; a client cannot forge it there. */
 export async function requesterOf(env: Env, request: Request, sessionId: string): Promise<Requester> {
-  const address = request.headers.get("CF-Connecting-IP")?.trim() || "unknown";
+  const address = clientAddressKeyOf(request) ?? "unknown";
   // 128 bits of the HMAC: enough to keep addresses apart, useless for recovering one.
   const addressHash = (await hmacBase64Url(env, `client-address|${address}`)).slice(0, 22);
   return { sessionId, addressHash };

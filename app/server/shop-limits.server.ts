@@ -1,19 +1,22 @@
 /**
- * Abuse limits of the shop's own actions (issue 8 item 2, decision 012): sessions cost nothing
- * to mint, so books, quotes, uploads and processing runs are limited per cookie session and per
- * client address: bursts through the Workers Rate Limiting binding API_LIMITER, daily counts in
+ * Abuse limits of the shop's own actions (issue 8 item 2, issue 23, decision 012): sessions cost
+ * nothing to mint, so books, recorded book data, quotes, uploads, book upload tickets and
+ * processing runs are limited per cookie session and per client address (client-address.server.ts):
+ * bursts through the Workers Rate Limiting binding API_LIMITER, daily counts in
  * D1 (the free preview's counters, preview-limits.server.ts). Over a limit: 429 + Retry-After.
  */
 import { SHOP_BURST_PERIOD_SECONDS, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
 import type { Database } from "./db.server";
 import type { Env } from "./env.server";
-import { addressLimitOverride, countUsage, requesterOf, tooManyRequests } from "./preview-limits.server";
+import { clientAddressKeyOf } from "./client-address.server";
+import { addressLimitOverride, countUsage, requesterOf, tooManyRequests, type Requester } from "./preview-limits.server";
 
 export type ShopAction = keyof typeof SHOP_DAILY_LIMITS;
 
 /**
- * Counts one `action` of this visitor or throws 429. Without CF-Connecting-IP (local runs, not
- * through Cloudflare) there is no address to limit, only the session.
+ * Counts `amount` of `action` for this visitor (one burst hit per request, whatever the amount)
+ * or throws 429; answers who asked. Without CF-Connecting-IP (local runs, not through
+ * Cloudflare) there is no address to limit, only the session.
  */
 export async function requireShopAllowance(
   env: Env,
@@ -21,9 +24,10 @@ export async function requireShopAllowance(
   request: Request,
   sessionId: string,
   action: ShopAction,
+  amount = 1,
   now = new Date(),
-): Promise<void> {
-  const hasAddress = Boolean(request.headers.get("CF-Connecting-IP"));
+): Promise<Requester> {
+  const hasAddress = clientAddressKeyOf(request) !== null;
   const requester = await requesterOf(env, request, sessionId);
   if (env.API_LIMITER) {
     const keys = [`${action}:session:${sessionId}`, ...(hasAddress ? [`${action}:address:${requester.addressHash}`] : [])];
@@ -33,9 +37,10 @@ export async function requireShopAllowance(
     }
   }
   const limits = SHOP_DAILY_LIMITS[action];
-  await countUsage(db, action, requester, now, 1, {
+  await countUsage(db, action, requester, now, amount, {
     perSession: limits.perSession,
     perAddress: hasAddress ? (addressLimitOverride(env) ?? limits.perAddress) : null,
     message: SHOP_LIMIT_MESSAGES.daily,
   });
+  return requester;
 }

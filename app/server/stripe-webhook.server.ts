@@ -1,11 +1,15 @@
 /**
  * The Stripe webhook: verify the signature over the raw body, then hand checkout events to the
  * one fulfilment path. Answers 400 to a bad signature (Stripe shows it in the dashboard), 200 to
- * anything handled or deliberately ignored (so Stripe stops retrying), and lets a failure of our
- * own (D1 down) throw, so Stripe retries later.
+ * anything handled or deliberately ignored (so Stripe stops retrying), 413 (thrown) to a body past
+ * MAX_WEBHOOK_BYTES, counted on the stream, and lets a failure of our own (D1 down) throw, so
+ * Stripe retries later.
  */
+import { API_MESSAGES } from "~/lib/constants";
+import { readBodyUpTo } from "./bytes.server";
 import type { Database } from "./db.server";
 import type { Env } from "./env.server";
+import { jsonError } from "./http.server";
 import { handleCheckoutEvent } from "./payments.server";
 import { checkoutEventFromStripe, verifyStripeWebhook, WebhookSignatureError } from "./stripe.server";
 
@@ -22,21 +26,26 @@ export async function handleStripeWebhook(
     console.error("Stripe webhook called but STRIPE_WEBHOOK_SECRET is not set");
     return { status: 503, body: { message: "Webhook not configured" } };
   }
-  if (Number(request.headers.get("Content-Length")) > MAX_WEBHOOK_BYTES) {
-    return { status: 413, body: { message: "Payload too large" } };
-  }
-  const payload = await request.text();
-  if (payload.length > MAX_WEBHOOK_BYTES) return { status: 413, body: { message: "Payload too large" } };
+  // Stripe always signs: a request without a signature is refused before its body is read.
+  const signature = request.headers.get("Stripe-Signature");
+  if (!signature) return refuseSignature("missing Stripe-Signature header");
+  // Counted on the stream: a chunked body declares no length.
+  const bytes = await readBodyUpTo(request, MAX_WEBHOOK_BYTES, () => jsonError(413, API_MESSAGES.bodyTooLarge));
+  const payload = new TextDecoder().decode(bytes);
   let event;
   try {
-    event = await verifyStripeWebhook(payload, request.headers.get("Stripe-Signature"), env.STRIPE_WEBHOOK_SECRET, nowSeconds);
+    event = await verifyStripeWebhook(payload, signature, env.STRIPE_WEBHOOK_SECRET, nowSeconds);
   } catch (error) {
     if (!(error instanceof WebhookSignatureError)) throw error;
-    console.warn(`Stripe webhook refused: ${error.message}`);
-    return { status: 400, body: { message: "Invalid signature" } };
+    return refuseSignature(error.message);
   }
   const checkoutEvent = checkoutEventFromStripe(event);
   if (!checkoutEvent) return { status: 200, body: { received: true, outcome: "ignored" } };
   const outcome = await handleCheckoutEvent(env, db, checkoutEvent);
   return { status: 200, body: { received: true, outcome } };
+}
+
+function refuseSignature(reason: string): { status: number; body: Record<string, unknown> } {
+  console.warn(`Stripe webhook refused: ${reason}`);
+  return { status: 400, body: { message: "Invalid signature" } };
 }

@@ -8,7 +8,7 @@
  * checks exist once: signature, expiry, owner, still unused, 15 MB counted on the stream,
  * type by magic bytes, pixel cap, metadata stripped.
  */
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   ACCEPTED_PREVIEW_TYPES,
@@ -27,8 +27,10 @@ import { BOOK_TYPES, uploads, type BookType, type Upload } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError, notFound, validationError } from "./http.server";
 import { displayName } from "./images.server";
+import { countDailyUse, requesterOf, requireWithinBurst, type Requester } from "./preview-limits.server";
+import { requireShopAllowance } from "./shop-limits.server";
 import { hmacBase64Url, verifyHmacBase64Url } from "./signing.server";
-import { readStreamUpTo } from "./bytes.server";
+import { readBodyUpTo } from "./bytes.server";
 
 export const TICKET_ROUTE_PREFIX = "/api/uploads/";
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -63,6 +65,26 @@ function keyOf(id: string): string {
 /** What the signature covers: the key, when it stops, and whose cookie session may use it. */
 function ticketMessage(key: string, expires: number, sessionId: string): string {
   return `${key}|${expires}|${sessionId}`;
+}
+
+/**
+ * Counts `count` tickets against this visitor's limits or throws 429; answers who asked. Every
+ * ticket is an uploads row and admits 15 MB into R2: the free preview's (no book type) under its
+ * own strict limits (decision 009), a book's photos under the shop's (decision 012), per ticket.
+ */
+export async function requireTicketAllowance(
+  env: Env,
+  db: Database,
+  request: Request,
+  sessionId: string,
+  { bookType, count }: Pick<TicketRequest, "bookType" | "count">,
+  now: Date,
+): Promise<Requester> {
+  if (bookType) return requireShopAllowance(env, db, request, sessionId, "upload-ticket", count, now);
+  const requester = await requesterOf(env, request, sessionId);
+  await requireWithinBurst(env, "free-ticket", requester);
+  await countDailyUse(env, db, "free-ticket", requester, now, count);
+  return requester;
 }
 
 /**
@@ -116,6 +138,20 @@ export async function requireTicket(env: Env, db: Database, sessionId: string, t
   if (!ticket || (ticket.expiresAt && ticket.expiresAt.getTime() / 1000 <= nowSeconds)) throw notFound();
   if (ticket.status !== "ticketed") throw jsonError(409, PREVIEW_API_MESSAGES.ticketAlreadyUsed);
   return ticket;
+}
+
+/**
+ * 404 unless this session holds a ticket that has not expired: the part of requireTicket that can
+ * run before a body naming the ticket is read (POST /api/upload-file carries it inside the JSON).
+ * A used one counts too, so a second upload to it still learns why (409) from requireTicket.
+ */
+export async function requireUnexpiredTicketOfSession(db: Database, sessionId: string, now: Date): Promise<void> {
+  const [ticket] = await db
+    .select({ key: uploads.key })
+    .from(uploads)
+    .where(and(eq(uploads.sessionId, sessionId), gt(uploads.expiresAt, now)))
+    .limit(1);
+  if (!ticket) throw notFound();
 }
 
 /** The file of an upload: its name as the visitor knows it, and its bytes (read on demand, capped). */
@@ -192,13 +228,9 @@ export function putUploadSource(request: Request): UploadSource {
       filename = header;
     }
   }
-  const declared = Number(request.headers.get("Content-Length"));
   return {
     filename,
-    read: () => {
-      if (declared > MAX_UPLOAD_BYTES) throw jsonError(413, MESSAGES.previewTooLarge);
-      return readStreamUpTo(request.body, MAX_UPLOAD_BYTES, () => jsonError(413, MESSAGES.previewTooLarge));
-    },
+    read: () => readBodyUpTo(request, MAX_UPLOAD_BYTES, () => jsonError(413, MESSAGES.previewTooLarge)),
   };
 }
 

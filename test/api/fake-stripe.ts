@@ -2,9 +2,10 @@
  * A stand-in for Stripe's API, handed to the `stripe` client as its fetch function (nothing
  * leaves the machine). It keeps the requests it got, answers like Stripe for the three calls we
  * make (create, expire, retrieve a Checkout Session), honours idempotency keys as Stripe does,
- * and can be told to fail.
+ * refuses an `expires_at` outside the 30 minutes to 24 hours Stripe allows, and can be told to fail.
  */
 import Stripe from "stripe";
+import { STRIPE_CHECKOUT_MAX_TTL_SECONDS, STRIPE_CHECKOUT_MIN_TTL_SECONDS } from "~/lib/constants";
 
 export interface RecordedRequest {
   method: string;
@@ -32,6 +33,8 @@ export class FakeStripe {
   private readonly byIdempotencyKey = new Map<string, FakeSession>();
   /** The next n calls answer this status with a Stripe error body. */
   failNext: { count: number; status: number } = { count: 0, status: 500 };
+  /** Stripe's clock, in seconds: when it receives a call. */
+  clock: () => number = () => Math.floor(Date.now() / 1000);
 
   get creates() {
     return this.requests.filter((request) => request.method === "POST" && request.path === "/v1/checkout/sessions");
@@ -53,6 +56,8 @@ export class FakeStripe {
       const key = headers.get("Idempotency-Key");
       const replay = key ? this.byIdempotencyKey.get(key) : undefined;
       if (replay) return json(200, replay);
+      const refusal = this.expiresAtRefusal(form);
+      if (refusal) return json(400, { error: { type: "invalid_request_error", param: "expires_at", message: refusal } });
       const session = this.sessionFrom(form);
       this.sessions.set(session.id, session);
       if (key) this.byIdempotencyKey.set(key, session);
@@ -79,6 +84,15 @@ export class FakeStripe {
     session.status = "complete";
     session.payment_status = "paid";
     return session;
+  }
+
+  /** Stripe's rule, measured from when Stripe creates the session (its clock, not ours). */
+  private expiresAtRefusal(form: URLSearchParams): string | null {
+    if (!form.has("expires_at")) return null;
+    const left = Number(form.get("expires_at")) - this.clock();
+    if (left < STRIPE_CHECKOUT_MIN_TTL_SECONDS) return "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.";
+    if (left > STRIPE_CHECKOUT_MAX_TTL_SECONDS) return "The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.";
+    return null;
   }
 
   private sessionFrom(form: URLSearchParams): FakeSession {

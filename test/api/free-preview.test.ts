@@ -124,7 +124,7 @@ describe("free-preview limits", () => {
     expect(refused!.headers.get("Retry-After")).toBe("60");
   });
 
-  it("caps free-preview tickets per day; book tickets are not capped", async () => {
+  it("caps free-preview tickets per day; book tickets count against the shop's own limits instead", async () => {
     const visitor = new PreviewVisitor();
     const refused = await visitor.tickets(`count=${FREE_TICKETS_PER_DAY_PER_SESSION + 1}&sessionId=s`);
     expect(refused.status).toBe(429);

@@ -3,3 +3,9 @@ declare module "*?inline" {
   const dataUrl: string;
   export default dataUrl;
 }
+
+// Vite imports `?raw` as the file's text (the wrangler.toml files of deploy-config.test.ts).
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

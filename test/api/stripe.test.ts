@@ -5,7 +5,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CHECKOUT_TTL_SECONDS, PLANS } from "~/lib/constants";
+import { CHECKOUT_TTL_SECONDS, PLANS, STRIPE_CHECKOUT_MAX_TTL_SECONDS, STRIPE_CHECKOUT_MIN_TTL_SECONDS } from "~/lib/constants";
 import { database } from "~/server/db.server";
 import { orders, type Order } from "~/server/db/schema";
 import { startOrderPayment } from "~/server/payments.server";
@@ -111,6 +111,19 @@ describe("Stripe Checkout session", () => {
     const again = await pay(await loadOrder(orderId), fake);
     expect(fake.creates).toHaveLength(1);
     expect(again.checkoutUrl).toBe((opened[0] as PromiseFulfilledResult<{ checkoutUrl: string }>).value.checkoutUrl);
+  });
+
+  it("asks for an expires_at Stripe still accepts when the call reaches it late (not exactly its 30-minute minimum)", async () => {
+    const { orderId } = await bookOrder();
+    const fake = new FakeStripe();
+    // Our clock was read 20 s before Stripe created the session: D1 round trips, a retried call, clock skew.
+    const startedAt = new Date(Date.now() - 20_000);
+    const result = await pay(await loadOrder(orderId), fake, startedAt);
+    expect(result.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    const left = Number(fake.creates[0].form.get("expires_at")) - fake.clock();
+    expect(left).toBeGreaterThanOrEqual(STRIPE_CHECKOUT_MIN_TTL_SECONDS);
+    expect(left).toBeLessThanOrEqual(STRIPE_CHECKOUT_MAX_TTL_SECONDS);
+    expect(CHECKOUT_TTL_SECONDS).toBeLessThan(STRIPE_CHECKOUT_MAX_TTL_SECONDS);
   });
 
   it("releases the claim when Stripe fails, so the buyer can try again", async () => {

@@ -132,7 +132,17 @@ export const uploads = sqliteTable(
 );
 
 /** Free-preview uses, and the shop actions a script could repeat without end (decision 012). */
-export const USAGE_ACTIONS = ["free-conversion", "free-ticket", "book", "quote", "upload", "process", "order-lookup"] as const;
+export const USAGE_ACTIONS = [
+  "free-conversion",
+  "free-ticket",
+  "book",
+  "quote",
+  "upload",
+  "process",
+  "order-lookup",
+  "upload-ticket",
+  "book-data",
+] as const;
 export type UsageAction = (typeof USAGE_ACTIONS)[number];
 
 /**
