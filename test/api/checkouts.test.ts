@@ -100,7 +100,8 @@ describe("POST /api/create-checkout-session", () => {
         { timeout: 20_000, interval: 200 },
       )
       .toBe(5);
-  });
+    // The poll's 20 s, not the default 5 s for the whole test: five photos are really sketched.
+  }, 30_000);
 
   it("needs a delivery address on the test checkout of a create-book order", async () => {
     const visitor = new Visitor();
