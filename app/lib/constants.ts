@@ -181,6 +181,9 @@ export const BOOK_PAGE_MESSAGES = {
     "Photos can't be removed from a book yet. Leave it unselected and it won't be printed.",
   confirmationEmailNote:
     "A confirmation email with your order details and tracking information is on its way.",
+  /** A payment refused because it no longer matched the book or the order (issue 23). */
+  paymentNotMatched:
+    "We received your payment, but it no longer matches your book as it is now, so we haven't sent the book to print. Our team will refund that payment. Please check your book and order it again.",
 } as const;
 
 /** Button and heading texts SPEC.md spells out (product copy, used exactly). */

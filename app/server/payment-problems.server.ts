@@ -4,10 +4,10 @@
  * of a book already paid. Written by the one fulfilment path (payments.server.ts), listed on the
  * orders desk (admin-orders.server.ts), where staff record the refund they made by hand.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, ne } from "drizzle-orm";
 import { ADMIN_PAYMENTS_TO_REVIEW_LIMIT } from "~/lib/constants";
 import type { Database } from "./db.server";
-import { paymentProblems, type Order, type PaymentProblemKind } from "./db/schema";
+import { orders, paymentProblems, type Order, type PaymentProblemKind } from "./db/schema";
 
 export interface PaymentProblemReport {
   order: Pick<Order, "id" | "orderNumber">;
@@ -66,6 +66,19 @@ export async function listPaymentProblems(db: Database): Promise<DeskPaymentProb
     createdAt: row.createdAt.toISOString(),
     refundedAt: row.refundedAt ? row.refundedAt.toISOString() : null,
   }));
+}
+
+/**
+ * Whether the buyer's payment through this checkout session of one of the book's orders was
+ * refused (it no longer matched): their page says so instead of waiting for a confirmation.
+ */
+export async function paymentRefused(db: Database, bookId: number, sessionId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentProblems.id })
+    .from(paymentProblems)
+    .innerJoin(orders, eq(orders.id, paymentProblems.orderId))
+    .where(and(eq(paymentProblems.sessionId, sessionId), eq(orders.bookId, bookId), ne(paymentProblems.kind, "paid-twice")));
+  return Boolean(row);
 }
 
 /** Records that staff refunded the payment: "marked", "already" (a repeat) or "unknown". */

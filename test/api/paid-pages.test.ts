@@ -8,7 +8,7 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, API_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/constants";
+import { ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, API_MESSAGES, BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/constants";
 import { database } from "~/server/db.server";
 import { orders, type Order } from "~/server/db/schema";
 import { handleCheckoutEvent, startOrderPayment } from "~/server/payments.server";
@@ -193,26 +193,38 @@ describe("a book under an open checkout", () => {
   });
 });
 
+/** The checkout closed by our clock, the buyer swapped a photo, then paid on the old checkout page. */
+async function paymentAfterTheBookChanged() {
+  const visitor = new Visitor();
+  const { bookId, quoteId } = await drawnBook(visitor, 5);
+  const orderId = await placeOrder(visitor, bookId, quoteId);
+  const checkoutUrl = await startPayment(visitor, orderId);
+  await dbRun("UPDATE orders SET payment_expires_at = unixepoch() - 1 WHERE id = ?", orderId);
+  const [first, , , , , spare] = await imagesOf(bookId);
+  expect((await visitor.send("PATCH", `/api/images/${first.id}/selection`, { isSelected: false })).status).toBe(200);
+  expect((await visitor.send("PATCH", `/api/images/${spare.id}/selection`, { isSelected: true })).status).toBe(200);
+  const back = await payLocally(visitor, checkoutUrl, TEST_DELIVERY);
+  return { visitor, bookId, orderId, back };
+}
+
 describe("a payment that no longer matches", () => {
   it("is refused when the book's pages changed after its checkout opened, and is listed on the desk to refund", async () => {
-    const visitor = new Visitor();
-    const { bookId, quoteId } = await drawnBook(visitor, 5);
-    const orderId = await placeOrder(visitor, bookId, quoteId);
-    const checkoutUrl = await startPayment(visitor, orderId);
-    // The checkout closed by our clock, the buyer changed the book, then paid on the old page.
-    await dbRun("UPDATE orders SET payment_expires_at = unixepoch() - 1 WHERE id = ?", orderId);
-    const spare = (await imagesOf(bookId)).find((image) => !image.is_selected)!;
-    const first = (await imagesOf(bookId))[0];
-    expect((await visitor.send("PATCH", `/api/images/${first.id}/selection`, { isSelected: false })).status).toBe(200);
-    expect((await visitor.send("PATCH", `/api/images/${spare.id}/selection`, { isSelected: true })).status).toBe(200);
-    await payLocally(visitor, checkoutUrl, TEST_DELIVERY);
-
+    const { bookId, orderId } = await paymentAfterTheBookChanged();
     const row = await orderRow(orderId);
     expect(row).toMatchObject({ payment_status: "paying", order_status: "placed", paid_at: null });
     expect(await env.DB.prepare("SELECT status FROM books WHERE id = ?").bind(bookId).first("status")).not.toBe("ordered");
     const review = paymentsToReview(await deskHtml());
     expect(review).toContain(row!.order_number as string);
     expect(review).toContain(ADMIN_PAYMENT_PROBLEM_LABELS["pages-changed"]);
+  });
+
+  it("is told to the buyer back on the order page, which stops waiting for a confirmation", async () => {
+    const { visitor, bookId, back } = await paymentAfterTheBookChanged();
+    expect(back).toMatch(new RegExp(`/book/${bookId}/order\\?session_id=cs_local_`));
+    const { pathname, search } = new URL(back, ORIGIN);
+    const page = await visitor.fetch(`${pathname}${search}&_data=routes%2Fbook.%24id.order`);
+    expect(await page.json()).toMatchObject({ paidOrder: null, confirming: false, paymentRefused: true });
+    expect(BOOK_PAGE_MESSAGES.paymentNotMatched).toContain("refund");
   });
 
   it("is refused when a Stripe payment was opened for other pages than the order now records", async () => {
