@@ -19,11 +19,17 @@ export const shipOrderSchema = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, ADMIN_TEXT.trackingInvalid),
 });
 
-/** Every action of the desk; the two without input beyond the order are plain buttons. */
+/** Every action of the desk; those without input beyond the order (or payment) are plain buttons. */
 export const deskActionSchema = z.discriminatedUnion("intent", [
   shipOrderSchema,
   z.object({ intent: z.literal("send-to-print"), orderNumber }),
   z.object({ intent: z.literal("refund"), orderNumber }),
+  // A payment to review (payment_problems), refunded by hand in the Stripe Dashboard.
+  z.object({
+    intent: z.literal("refund-payment"),
+    orderNumber,
+    problemId: z.coerce.number({ invalid_type_error: ADMIN_TEXT.unknownPayment }).int(ADMIN_TEXT.unknownPayment).positive(ADMIN_TEXT.unknownPayment),
+  }),
 ]);
 export type DeskAction = z.infer<typeof deskActionSchema>;
 

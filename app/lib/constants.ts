@@ -181,6 +181,9 @@ export const BOOK_PAGE_MESSAGES = {
     "Photos can't be removed from a book yet. Leave it unselected and it won't be printed.",
   confirmationEmailNote:
     "A confirmation email with your order details and tracking information is on its way.",
+  /** A payment refused because it no longer matched the book or the order (issue 23). */
+  paymentNotMatched:
+    "We received your payment, but it no longer matches your book as it is now, so we haven't sent the book to print. Our team will refund that payment. Please check your book and order it again.",
 } as const;
 
 /** Button and heading texts SPEC.md spells out (product copy, used exactly). */
@@ -319,6 +322,8 @@ export const CREATE_BOOK_MESSAGES = {
   uploadsMissing: "Some of your photos were not uploaded. Please add them again.",
   noPendingCheckout: "There is no unpaid order to retry. Please start again.",
   paymentInProgress: "A payment for this book is already open. Finish it or cancel it first.",
+  /** Any change of a book's photos, selection or detail levels while its checkout is open (issue 23). */
+  pagesLockedWhilePaying: `A payment for this book is open, so its photos and pages can't change now. Finish the payment, or make your changes once that checkout has closed (at most ${CHECKOUT_TTL_SECONDS / 60} minutes).`,
 } as const;
 
 export const CREATE_BOOK_LABELS = {
@@ -604,6 +609,8 @@ export const ADMIN_SESSION_MINUTES = 120;
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
 /** The newest order emails the desk's outbox lists. */
 export const ADMIN_OUTBOX_LIMIT = 50;
+/** The newest payments to review the desk lists (refunded ones stay listed). */
+export const ADMIN_PAYMENTS_TO_REVIEW_LIMIT = 50;
 /** Carriers' numbers are 8-30 characters; this leaves room without inviting essays. */
 export const MAX_TRACKING_NUMBER_LENGTH = 40;
 /** The one status the desk shows for an order, derived from its fulfilment columns. */
@@ -660,6 +667,20 @@ export const ADMIN_TEXT = {
   confirmRefund: "Mark this order refunded? Refund the payment in the Stripe Dashboard first. This cannot be undone here.",
   alreadyRefunded: "This order was already marked refunded.",
   unknownAction: "That action does not exist.",
+  paymentsToReviewTitle: "Payments to review",
+  paymentsToReviewIntro:
+    "Money that came in but did not pay for a book as ordered. Refund each one in the Stripe Dashboard, then mark it refunded here.",
+  markPaymentRefunded: "Mark payment refunded",
+  confirmPaymentRefund: "Mark this payment refunded? Refund it in the Stripe Dashboard first. This cannot be undone here.",
+  paymentMarkedRefunded: "Payment marked refunded.",
+  paymentAlreadyRefunded: "This payment was already marked refunded.",
+  unknownPayment: "There is no such payment to review.",
+} as const;
+/** Why a payment is on the desk's list to review (payment_problems.kind). */
+export const ADMIN_PAYMENT_PROBLEM_LABELS = {
+  "pages-changed": "Book changed after its checkout opened: not paid, not printed",
+  "amount-mismatch": "Amount differs from the order: not paid, not printed",
+  "paid-twice": "Second payment for a book already paid",
 } as const;
 /** What /orders/{number} adds once the book has shipped. */
 export const ORDER_TRACKING_SHIPPED_TEXT = {

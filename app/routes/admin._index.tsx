@@ -1,6 +1,7 @@
 /**
  * /admin: the shop's orders desk (issue 10 item 2). Paid orders with their status, delivery
- * address and print PDF, the moves of fulfilment, and the outbox of order emails. Only an admin
+ * address and print PDF, the moves of fulfilment, payments to review and refund (issue 23), and
+ * the outbox of order emails. Only an admin
  * reaches it (app/server/admin-access.server.ts); the rules are app/server/admin-orders.server.ts.
  */
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
@@ -12,11 +13,12 @@ import { EmailStatusBadge } from "~/components/admin-email-status";
 import { buttonStyles } from "~/components/button-styles";
 import { useToast } from "~/components/toast";
 import { deskActionSchema, shipOrderSchema } from "~/lib/admin-schemas";
-import { ADMIN_ORDER_STATUS_LABELS, ADMIN_TEXT, MAX_TRACKING_NUMBER_LENGTH, SHOP_NAME } from "~/lib/constants";
+import { ADMIN_ORDER_STATUS_LABELS, ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, MAX_TRACKING_NUMBER_LENGTH, SHOP_NAME } from "~/lib/constants";
 import { formatMoney } from "~/lib/format";
 import { localSignInAvailable, requireAdmin } from "~/server/admin-access.server";
 import { applyDeskAction, listDeskOrders, listOutbox, type DeskOrder, type DeskStatus, type OutboxEntry } from "~/server/admin-orders.server";
 import { database } from "~/server/db.server";
+import { listPaymentProblems, type DeskPaymentProblem } from "~/server/payment-problems.server";
 
 export const meta: MetaFunction = () => [{ title: `${ADMIN_TEXT.title} – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -32,9 +34,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, env);
   const db = database(env.DB);
   const page = pageNumber(new URL(request.url));
-  const [{ orders, hasOlder }, outbox] = await Promise.all([listDeskOrders(db, page), listOutbox(db)]);
+  const [{ orders, hasOlder }, outbox, paymentProblems] = await Promise.all([listDeskOrders(db, page), listOutbox(db), listPaymentProblems(db)]);
   return json(
-    { orders, hasOlder, page, outbox, canSignOut: localSignInAvailable(env) },
+    { orders, hasOlder, page, outbox, paymentProblems, canSignOut: localSignInAvailable(env) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -56,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function OrdersDesk() {
-  const { orders, hasOlder, page, outbox, canSignOut } = useLoaderData<typeof loader>();
+  const { orders, hasOlder, page, outbox, paymentProblems, canSignOut } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const toast = useToast();
   useEffect(() => {
@@ -81,6 +83,8 @@ export default function OrdersDesk() {
       <p role="note" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
         {ADMIN_TEXT.refundNote}
       </p>
+
+      {paymentProblems.length > 0 ? <PaymentsToReview problems={paymentProblems} /> : null}
 
       <section aria-labelledby="orders-heading" className="mt-8">
         <h2 id="orders-heading" className="sr-only">
@@ -238,6 +242,71 @@ function OrderCard({ order }: { order: DeskOrder }) {
         </div>
       </div>
     </article>
+  );
+}
+
+/** Money to give back, by hand in the Stripe Dashboard: what came in, for which order, and why. */
+function PaymentsToReview({ problems }: { problems: DeskPaymentProblem[] }) {
+  return (
+    <section aria-labelledby="payments-to-review-heading" className="mt-8">
+      <h2 id="payments-to-review-heading" className="text-2xl font-bold text-gray-900">
+        {ADMIN_TEXT.paymentsToReviewTitle}
+      </h2>
+      <p className="mt-1 text-gray-600">{ADMIN_TEXT.paymentsToReviewIntro}</p>
+      <ul aria-label={ADMIN_TEXT.paymentsToReviewTitle} className="mt-4 divide-y divide-gray-100 rounded-2xl bg-white shadow-sm ring-1 ring-red-200">
+        {problems.map((problem) => (
+          <li key={problem.id} data-testid="payment-to-review" data-order={problem.orderNumber} data-kind={problem.kind} className="p-4">
+            <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+              <p className="min-w-0 break-words font-medium text-red-800">{ADMIN_PAYMENT_PROBLEM_LABELS[problem.kind]}</p>
+              <span className="font-semibold text-gray-900">{paymentAmount(problem)}</span>
+            </div>
+            <p className="mt-1 break-words text-sm text-gray-700">
+              Order <span className="font-mono">{problem.orderNumber}</span> · payment <span className="font-mono">{problem.sessionId}</span>
+            </p>
+            <p className="mt-1 break-words text-xs text-gray-500">
+              {problem.detail} · {formatDateTime(problem.createdAt)} UTC
+            </p>
+            <div className="mt-2">
+              {problem.refundedAt ? (
+                <p className="text-sm font-medium text-green-800">Refunded {formatDateTime(problem.refundedAt)} UTC</p>
+              ) : (
+                <RefundPaymentButton problem={problem} />
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Stripe reports lower-case ISO codes; anything the formatter does not know is shown as sent. */
+function paymentAmount({ amount, currency }: DeskPaymentProblem): string {
+  if (amount === null) return "";
+  try {
+    return formatMoney(amount, currency?.toUpperCase() ?? undefined);
+  } catch {
+    return `${amount} ${currency ?? ""}`.trim();
+  }
+}
+
+function RefundPaymentButton({ problem }: { problem: DeskPaymentProblem }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("problemId") === String(problem.id);
+  return (
+    <Form
+      method="post"
+      onSubmit={(event) => {
+        if (!window.confirm(ADMIN_TEXT.confirmPaymentRefund)) event.preventDefault();
+      }}
+    >
+      <input type="hidden" name="orderNumber" value={problem.orderNumber} />
+      <input type="hidden" name="problemId" value={problem.id} />
+      <button type="submit" name="intent" value="refund-payment" disabled={busy} className={`${buttonStyles.secondary} px-3 py-1.5`}>
+        {ADMIN_TEXT.markPaymentRefunded}
+        <span className="sr-only"> of order {problem.orderNumber}</span>
+      </button>
+    </Form>
   );
 }
 

@@ -154,6 +154,13 @@ export default function OrderPage() {
           <p className="mt-2 max-w-2xl text-gray-600">Tell us where to send “{book.title}”. Shipping is free to every country we deliver to.</p>
         </div>
 
+        {book.paymentRefused ? (
+          <div role="alert" className="mb-6 flex items-start gap-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+            <AlertIcon className="mt-0.5 h-5 w-5 shrink-0" />
+            <p>{BOOK_PAGE_MESSAGES.paymentNotMatched}</p>
+          </div>
+        ) : null}
+
         {book.cancelled ? (
           <div role="status" className="mb-6 rounded-xl border border-gray-200 bg-white p-4 text-sm text-gray-700 shadow-sm">
             <strong className="font-semibold text-gray-900">Payment cancelled.</strong> No charges were made. Your details are

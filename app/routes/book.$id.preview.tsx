@@ -3,7 +3,7 @@ import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { BookPageHeader, StepNavigation } from "~/components/book-page-header";
 import { buttonStyles } from "~/components/button-styles";
-import { ArrowLeftIcon, ArrowRightIcon, BookIcon, ImageIcon } from "~/components/icons";
+import { AlertIcon, ArrowLeftIcon, ArrowRightIcon, BookIcon, ImageIcon } from "~/components/icons";
 import { BookDetailPicker } from "~/components/detail-level-picker";
 import { ImageCard, isBeingDrawn } from "~/components/image-card";
 import { ProgressBar } from "~/components/progress-bar";
@@ -23,6 +23,7 @@ import {
 import { bookPageCount } from "~/lib/pricing";
 import {
   BOOK_PAGE_MESSAGES,
+  CREATE_BOOK_MESSAGES,
   DETAIL_LEVEL_MESSAGES,
   HIGH_QUALITY_SCORE,
   LABELS,
@@ -240,6 +241,14 @@ export default function PreviewPage() {
             Each photo becomes a line drawing. Pick the ones you want printed in “{book.title}”.
           </p>
         </div>
+
+        {book.lockedWhilePaying ? (
+          // The pages are the ones the open checkout pays for (issue 23): say so before any change is tried.
+          <div role="status" className="mb-6 flex items-start gap-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+            <AlertIcon className="mt-0.5 h-5 w-5 shrink-0" />
+            <p>{CREATE_BOOK_MESSAGES.pagesLockedWhilePaying}</p>
+          </div>
+        ) : null}
 
         {inProgress ? (
           <div className="mb-6 rounded-xl border border-brand-100 bg-brand-50 p-4" aria-live="polite">

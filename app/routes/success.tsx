@@ -7,7 +7,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/clo
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { buttonStyles } from "~/components/button-styles";
-import { CheckIcon } from "~/components/icons";
+import { AlertIcon, CheckIcon } from "~/components/icons";
 import { PaymentPending } from "~/components/payment-pending";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
@@ -57,7 +57,7 @@ export default function Success() {
   }, []);
 
   // Back before the provider's confirmation reached us: ask again until it has.
-  const waiting = order !== null && !order.paid;
+  const waiting = order !== null && !order.paid && !order.refused;
   useEffect(() => {
     if (!waiting) return;
     const timer = setInterval(() => {
@@ -78,7 +78,7 @@ export default function Success() {
       ) : (
         <section aria-labelledby="success-heading" className="mx-auto max-w-2xl rounded-2xl bg-white p-6 text-center shadow-sm ring-1 ring-gray-200 sm:p-10">
           <span className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-green-100 text-green-700">
-            {paid ? <CheckIcon className="h-8 w-8" /> : <Spinner className="h-8 w-8" />}
+            {paid ? <CheckIcon className="h-8 w-8" /> : order?.refused ? <AlertIcon className="h-8 w-8" /> : <Spinner className="h-8 w-8" />}
           </span>
           <h1 id="success-heading" className="mt-4 text-3xl font-bold text-gray-900">
             {CREATE_BOOK_LABELS.paymentSuccessful}
@@ -95,7 +95,7 @@ export default function Success() {
             <div className="flex justify-between gap-4 py-3">
               <dt className="text-gray-600">Status</dt>
               <dd className={`font-semibold ${paid ? "text-green-700" : "text-amber-700"}`} data-testid="success-status">
-                {paid ? CREATE_BOOK_LABELS.paymentConfirmed : "Waiting for the payment confirmation…"}
+                {paid ? CREATE_BOOK_LABELS.paymentConfirmed : order?.refused ? BOOK_PAGE_MESSAGES.paymentNotMatched : "Waiting for the payment confirmation…"}
               </dd>
             </div>
             {order ? (

@@ -1,7 +1,7 @@
 /**
  * The orders desk (/admin): paid orders with one display status, the moves of fulfilment (sent to
- * print, shipped with a tracking number, refunded), the outbox of order emails, and the print
- * PDF. Every move is one guarded UPDATE, so a double click or two admins at once change a row
+ * print, shipped with a tracking number, refunded), the payments to review (issue 23,
+ * payment-problems.server.ts), the outbox of order emails, and the print PDF. Every move is one guarded UPDATE, so a double click or two admins at once change a row
  * once; a move that makes no sense for the order's state is refused with a reason.
  */
 import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
@@ -11,6 +11,7 @@ import type { Database } from "./db.server";
 import { books, orderEmails, orders, type CustomerInfo, type Order } from "./db/schema";
 import type { Env } from "./env.server";
 import { recordOrderEmail } from "./order-emails.server";
+import { markPaymentProblemRefunded } from "./payment-problems.server";
 
 export type DeskStatus = keyof typeof ADMIN_ORDER_STATUS_LABELS;
 
@@ -173,6 +174,8 @@ async function againFromNow(db: Database, order: Order, move: (fresh: Order) => 
 
 /** Applies one desk action; a refusal or a repeat is an answer, not an error. */
 export async function applyDeskAction(env: Env, db: Database, action: DeskAction, now = new Date()): Promise<DeskActionResult> {
+  // A payment to review may belong to an order that is gone: it is found by its own id.
+  if (action.intent === "refund-payment") return markPaymentRefunded(db, action.problemId, now);
   const order = await findOrder(db, action.orderNumber);
   if (!order) return refused(ADMIN_TEXT.unknownOrder);
   switch (action.intent) {
@@ -234,6 +237,12 @@ async function markRefunded(db: Database, order: Order, now: Date): Promise<Desk
     .returning({ id: orders.id });
   if (changed.length === 0) return againFromNow(db, order, (fresh) => markRefunded(db, fresh, now));
   return done(ADMIN_TEXT.markedRefunded);
+}
+
+async function markPaymentRefunded(db: Database, problemId: number, now: Date): Promise<DeskActionResult> {
+  const outcome = await markPaymentProblemRefunded(db, problemId, now);
+  if (outcome === "unknown") return refused(ADMIN_TEXT.unknownPayment);
+  return done(outcome === "marked" ? ADMIN_TEXT.paymentMarkedRefunded : ADMIN_TEXT.paymentAlreadyRefunded);
 }
 
 /** The order's print-ready PDF from R2 (print/<orderNumber>.pdf), or null while it is not made. */

@@ -10,15 +10,19 @@
 import { and, eq, getTableColumns, inArray, isNull, ne, not, sql, type SQL } from "drizzle-orm";
 import { API_MESSAGES, DETAIL_LEVEL_MESSAGES, type DetailLevel } from "~/lib/constants";
 import { ENGINE_VERSION } from "../../workers/sketch/contract";
-import { pageDetailLevel, requireEditableBook, sendPickedPages } from "./books.server";
+import { pageDetailLevel, sendPickedPages } from "./books.server";
 import type { Database } from "./db.server";
 import { books, images, type Book, type Image } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError } from "./http.server";
 import type { OwnedImage } from "./images.server";
+import { bookPagesEditable, pagesLock, requirePagesEditable } from "./paid-pages.server";
 
-/** The book is not yet paid for; checked inside each statement, so a payment cannot slip in between. */
-const bookIsEditable = sql`(SELECT ${books.status} FROM ${books} WHERE ${books.id} = ${images.bookId}) != 'ordered'`;
+/**
+ * The page's book is neither paid for nor under an open checkout (issue 23); checked inside each
+ * statement, so a payment cannot slip in between.
+ */
+const bookIsEditable = (now: Date) => bookPagesEditable(images.bookId, now);
 
 /**
  * Pages with a sketch drawn or on its way. A failed page waits for "Try again"; a page never sent
@@ -58,7 +62,7 @@ export async function setBookDetailLevel(
   detailLevel: DetailLevel,
   now = new Date(),
 ): Promise<{ detailLevel: DetailLevel; redrawing: number }> {
-  requireEditableBook(book);
+  await requirePagesEditable(db, book.id, now);
   const oldLevel = sql`(SELECT ${books.detailLevel} FROM ${books} WHERE ${books.id} = ${images.bookId})`;
   const [picked, updated] = await db.batch([
     db
@@ -70,18 +74,21 @@ export async function setBookDetailLevel(
           isNull(images.detailLevel),
           hasOrGetsSketch,
           sql`${oldLevel} != ${detailLevel}`,
-          bookIsEditable,
+          bookIsEditable(now),
         ),
       )
       .returning({ id: images.id }),
     db
       .update(books)
       .set({ detailLevel })
-      .where(and(eq(books.id, book.id), ne(books.status, "ordered")))
+      .where(and(eq(books.id, book.id), bookPagesEditable(book.id, now)))
       .returning({ id: books.id }),
   ]);
-  // requireEditableBook saw it unpaid; a payment landed in between.
-  if (updated.length === 0) throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+  if (updated.length === 0) {
+    // It was editable a moment ago; a checkout opened or a payment landed in between.
+    await requirePagesEditable(db, book.id, now);
+    throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+  }
   await sendPickedPages(env, db, picked.map((page) => ({ id: page.id, detail: detailLevel })));
   return { detailLevel, redrawing: picked.length };
 }
@@ -103,17 +110,20 @@ export async function setPageDetailLevel(
     db
       .update(images)
       .set(requeued(now))
-      .where(and(eq(images.id, image.id), hasOrGetsSketch, sql`${pageDetailLevel} != ${newLevel}`, bookIsEditable))
+      .where(and(eq(images.id, image.id), hasOrGetsSketch, sql`${pageDetailLevel} != ${newLevel}`, bookIsEditable(now)))
       .returning({ id: images.id }),
     db
       .update(images)
       .set({ detailLevel })
-      .where(and(eq(images.id, image.id), bookIsEditable))
+      .where(and(eq(images.id, image.id), bookIsEditable(now)))
       .returning(withDrawnLevel),
   ]);
   const [row] = updated;
-  // The image is the visitor's (requireImage), so only a paid book writes nothing.
-  if (!row) throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+  // The image is the visitor's (requireImage), so only a locked book writes nothing.
+  if (!row) {
+    await requirePagesEditable(db, image.bookId, now);
+    throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
+  }
   await sendPickedPages(env, db, picked.map((page) => ({ id: page.id, detail: row.detail })));
   return row;
 }
@@ -123,21 +133,28 @@ export async function retryFailedImage(env: Env, db: Database, image: OwnedImage
   const [picked] = await db
     .update(images)
     .set(requeued(now))
-    .where(and(eq(images.id, image.id), eq(images.processingStatus, "failed"), bookIsEditable))
+    .where(and(eq(images.id, image.id), eq(images.processingStatus, "failed"), bookIsEditable(now)))
     .returning(withDrawnLevel);
   if (!picked) {
-    const [current] = await db.select({ status: books.status }).from(books).where(eq(books.id, image.bookId));
-    if (current) requireEditableBook(current);
+    await requirePagesEditable(db, image.bookId, now);
     throw jsonError(409, DETAIL_LEVEL_MESSAGES.onlyFailedRetried);
   }
   await sendPickedPages(env, db, [{ id: picked.id, detail: picked.detail }]);
   return picked;
 }
 
-/** What the preview page needs beyond loadVisitorBook: the book's level, and whether it can change. */
-export async function bookDetailSettings(db: Database, bookId: number): Promise<{ detailLevel: DetailLevel; editable: boolean }> {
-  const [book] = await db.select({ detailLevel: books.detailLevel, status: books.status }).from(books).where(eq(books.id, bookId));
-  return { detailLevel: book.detailLevel, editable: book.status !== "ordered" };
+/**
+ * What the preview page needs beyond loadVisitorBook: the book's level, whether its pages can
+ * change, and if not while a checkout is open, why (the page says so instead of offering changes).
+ */
+export async function bookDetailSettings(
+  db: Database,
+  bookId: number,
+  now = new Date(),
+): Promise<{ detailLevel: DetailLevel; editable: boolean; lockedWhilePaying: boolean }> {
+  const [book] = await db.select({ detailLevel: books.detailLevel }).from(books).where(eq(books.id, bookId));
+  const lock = await pagesLock(db, bookId, now);
+  return { detailLevel: book.detailLevel, editable: lock === null, lockedWhilePaying: lock === "paying" };
 }
 
 /**
@@ -153,15 +170,15 @@ const drawnByOlderEngine = and(
 /**
  * Redraws, with today's engine, the pages of an unpaid book that an older engine drew: called
  * when the customer opens the book's preview, so the pages they are choosing from, and their
- * scores, are today's (a paid book's pages are the ones the customer approved and stay as they
- * are). One statement picks and requeues them, so a reload queues nothing twice; each page keeps
+ * scores, are today's (a paid book's pages, or those of an open checkout, are the ones the
+ * customer approved and stay as they are). One statement picks and requeues them, so a reload queues nothing twice; each page keeps
  * its old sketch, dimmed, until the new one is stored, as on a level change. Returns how many.
  */
 export async function redrawOlderEnginePages(env: Env, db: Database, bookId: number, now = new Date()): Promise<number> {
   const picked = await db
     .update(images)
     .set(requeued(now))
-    .where(and(eq(images.bookId, bookId), drawnByOlderEngine, bookIsEditable))
+    .where(and(eq(images.bookId, bookId), drawnByOlderEngine, bookIsEditable(now)))
     .returning({ id: images.id, detail: pageDetailLevel });
   try {
     await sendPickedPages(env, db, picked);

@@ -6,7 +6,6 @@ import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import {
   ACCEPTED_BOOK_UPLOAD_TYPES,
   API_MESSAGES,
-  DETAIL_LEVELS,
   type DetailLevel,
   MAX_PHOTOS_PER_BOOK,
   MAX_UPLOAD_BYTES,
@@ -15,14 +14,15 @@ import {
 import type { ImageDto } from "~/lib/api-client";
 import { isSafeText } from "~/lib/text-rules";
 import { MIME_TYPES, pixelLimitFor, readImageHeader, type ImageHeader } from "../../workers/sketch/image-header";
+import { sketchKeyLevel } from "../../workers/sketch/contract";
 import { stripMetadata } from "../../workers/sketch/strip-metadata";
 import type { Database } from "./db.server";
 import { books, images, uploads, type Book, type Image } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError, notFound } from "./http.server";
-import { requireEditableBook } from "./books.server";
 import { drainBody, joinChunks, REFUSED_BODY_DRAIN_BYTES } from "./bytes.server";
 import { MalformedMultipartError, multipartBoundary, readMultipart } from "./multipart.server";
+import { bookPagesEditable, requirePagesEditable } from "./paid-pages.server";
 import { deleteImages, imageUrl, newOriginalKey, putImage } from "./storage.server";
 
 export const UPLOAD_FIELD = "images";
@@ -48,15 +48,9 @@ export function imageDto(image: Image, bookDetailLevel: DetailLevel): ImageDto {
     error: image.processingStatus === "failed" ? image.error : null,
     detailLevel: image.detailLevel ?? bookDetailLevel,
     ownDetailLevel: image.detailLevel,
-    sketchDetailLevel: sketchDetailLevel(image.sketchKey),
+    sketchDetailLevel: sketchKeyLevel(image.sketchKey),
     createdAt: image.createdAt.toISOString(),
   };
-}
-
-/** The level in a sketch key (`...-simple.png`, workers/sketch/contract.ts sketchKeyFor); null if none. */
-function sketchDetailLevel(sketchKey: string | null): DetailLevel | null {
-  const level = sketchKey?.match(/-([a-z]+)\.png$/)?.[1];
-  return DETAIL_LEVELS.find((known) => known === level) ?? null;
 }
 
 export function listImages(db: Database, bookId: number): Promise<Image[]> {
@@ -81,10 +75,11 @@ interface StoredOriginal {
  * type by magic bytes, pixel cap) and only a valid file is put in R2 - one at a time, so memory
  * stays near one file (15 MB), not the whole request. Any refusal deletes what this request put
  * and writes no row; the rows are then written by one conditional statement that inserts all of
- * them or none, so a concurrent upload cannot push the book past the limit either.
+ * them or none, so a concurrent upload cannot push the book past the limit either, nor add pages
+ * to a book whose checkout opened meanwhile (issue 23).
  */
-export async function addImages(env: Env, db: Database, book: Book, request: Request): Promise<Image[]> {
-  requireEditableBook(book);
+export async function addImages(env: Env, db: Database, book: Book, request: Request, now = new Date()): Promise<Image[]> {
+  await requirePagesEditable(db, book.id, now);
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!request.body) throw jsonError(400, API_MESSAGES.noImagesUploaded);
   if (!boundary) throw jsonError(400, API_MESSAGES.unreadableUpload);
@@ -130,8 +125,11 @@ export async function addImages(env: Env, db: Database, book: Book, request: Req
     await drainBody(request.body, MAX_NON_FILE_BYTES);
     if (stored.length === 0) throw jsonError(400, API_MESSAGES.noImagesUploaded);
 
-    const inserted = await insertImagesIfRoom(db, book.id, stored);
-    if (!inserted) throw jsonError(400, MESSAGES.tooManyImagesPerBook);
+    const inserted = await insertImagesIfRoom(db, book.id, stored, now);
+    if (!inserted) {
+      await requirePagesEditable(db, book.id, now);
+      throw jsonError(400, MESSAGES.tooManyImagesPerBook);
+    }
     return await db
       .select()
       .from(images)
@@ -164,10 +162,10 @@ async function storeOriginal(env: Env, filename: string, bytes: Uint8Array): Pro
 
 /**
  * One INSERT ... SELECT over a JSON array (D1 binds at most 100 parameters, 50 rows need more),
- * guarded by the book's current count: SQLite runs a statement atomically, so either every row
- * goes in with room to spare or none does.
+ * guarded by the book's current count and its pages' lock: SQLite runs a statement atomically,
+ * so either every row goes in with room to spare or none does.
  */
-async function insertImagesIfRoom(db: Database, bookId: number, originals: StoredOriginal[]): Promise<boolean> {
+async function insertImagesIfRoom(db: Database, bookId: number, originals: StoredOriginal[], now: Date): Promise<boolean> {
   const rows = JSON.stringify(
     originals.map((original) => ({
       filename: original.filename,
@@ -185,6 +183,7 @@ async function insertImagesIfRoom(db: Database, bookId: number, originals: Store
            json_extract(value, '$.width'), json_extract(value, '$.height')
     FROM json_each(${rows})
     WHERE (SELECT count(*) FROM images WHERE book_id = ${bookId}) + ${originals.length} <= ${MAX_PHOTOS_PER_BOOK}
+      AND ${bookPagesEditable(bookId, now)}
     ORDER BY json_each.key`);
   return result.meta.changes === originals.length;
 }
@@ -213,9 +212,9 @@ export async function requireImage(db: Database, sessionId: string, imageId: num
 
 /**
  * SPEC section 4: only completed images can be selected or deselected, and only while the book
- * is not yet paid for (else 409).
+ * is neither paid for nor under an open checkout (else 409).
  */
-export async function setImageSelection(db: Database, image: Image, isSelected: boolean): Promise<Image> {
+export async function setImageSelection(db: Database, image: Image, isSelected: boolean, now = new Date()): Promise<Image> {
   // Conditional in the same statement, so a concurrent change cannot slip between check and write.
   const [updated] = await db
     .update(images)
@@ -224,13 +223,12 @@ export async function setImageSelection(db: Database, image: Image, isSelected: 
       and(
         eq(images.id, image.id),
         eq(images.processingStatus, "completed"),
-        sql`(SELECT status FROM books WHERE books.id = ${images.bookId}) != 'ordered'`,
+        bookPagesEditable(images.bookId, now),
       ),
     )
     .returning();
   if (updated) return updated;
-  const book = await db.query.books.findFirst({ where: eq(books.id, image.bookId), columns: { status: true } });
-  if (book) requireEditableBook(book);
+  await requirePagesEditable(db, image.bookId, now);
   throw jsonError(409, API_MESSAGES.onlyCompletedSelectable);
 }
 

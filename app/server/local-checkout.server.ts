@@ -58,6 +58,8 @@ export async function payLocalCheckout(env: Env, db: Database, order: Order, cus
     amountTotal: order.pricing.total,
     currency: order.pricing.currency.toLowerCase(),
     customer,
+    // The local session keeps nothing of its own: the order row, compared as it is, is its state.
+    pagesDigest: null,
   });
   const urls = await checkoutReturnUrls(db, order, origin);
   return urls.success.replace(CHECKOUT_SESSION_PLACEHOLDER, sessionId);

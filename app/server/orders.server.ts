@@ -9,6 +9,7 @@ import { books, orders, type Order } from "./db/schema";
 import { jsonError, notFound } from "./http.server";
 import { requireBook, requireEditableBook } from "./books.server";
 import { requirePhotoCountOfQuote, requireUsableQuote } from "./quotes.server";
+import { paymentRefused } from "./payment-problems.server";
 
 export type OrderRequest = z.infer<typeof orderRequestSchema>;
 
@@ -135,6 +136,8 @@ export interface OrderPageState {
   paidOrder: { orderNumber: string; pricing: Order["pricing"]; estimatedDelivery: string | null } | null;
   /** Back from the provider's page before its confirmation arrived: the page waits for it. */
   confirming: boolean;
+  /** Back from a payment that was refused because it no longer matched the book (issue 23). */
+  paymentRefused: boolean;
 }
 
 /** What the order page shows for a book of this visitor, given `?session_id=` from the provider. */
@@ -144,15 +147,19 @@ export async function orderPageState(db: Database, bookId: number, returnedSessi
     .from(orders)
     .where(and(eq(orders.bookId, bookId), inArray(orders.paymentStatus, ["paying", "paid"])));
   const paid = rows.find((order) => order.paymentStatus === "paid");
+  const refused = !paid && returnedSessionId !== null && (await paymentRefused(db, bookId, returnedSessionId));
   return {
     paidOrder: paid ? { orderNumber: paid.orderNumber, pricing: paid.pricing, estimatedDelivery: paid.estimatedDelivery } : null,
-    confirming: !paid && returnedSessionId !== null && rows.some((order) => order.paymentSessionId === returnedSessionId),
+    confirming: !paid && !refused && returnedSessionId !== null && rows.some((order) => order.paymentSessionId === returnedSessionId),
+    paymentRefused: refused,
   };
 }
 
 export interface PaidOrderView {
   orderNumber: string;
   paid: boolean;
+  /** The payment was refused because it no longer matched (issue 23): nothing to wait for. */
+  refused: boolean;
   total: number;
   currency: string;
   quantity: number;
@@ -173,9 +180,11 @@ export async function findOrderOfCheckoutSession(db: Database, visitorSessionId:
     .where(and(eq(orders.paymentSessionId, checkoutSessionId), eq(books.sessionId, visitorSessionId)));
   if (!row) return null;
   const { order } = row;
+  const paid = order.paymentStatus === "paid";
   return {
     orderNumber: order.orderNumber,
-    paid: order.paymentStatus === "paid",
+    paid,
+    refused: !paid && (await paymentRefused(db, order.bookId, checkoutSessionId)),
     total: order.pricing.total,
     currency: order.pricing.currency,
     quantity: order.pricing.quantity,

@@ -20,6 +20,8 @@ export interface CheckoutRequest {
   /** A create-book order has no address yet: the provider's page asks for it. */
   collectShippingAddress: boolean;
   expiresAt: Date;
+  /** Which pages the checkout pays for (paid-pages.server.ts pagesDigest); its confirmation brings it back. */
+  pagesDigest: string;
 }
 
 export interface OpenedCheckout {

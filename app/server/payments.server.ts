@@ -3,24 +3,28 @@
  *
  * 1. `startOrderPayment` claims the order (`paying`, in one guarded UPDATE) before the provider
  *    is called, so two requests cannot open two checkouts; a live checkout is handed out again
- *    instead of opening another.
+ *    instead of opening another. The claim records the pages the attempt pays for, and locks
+ *    the book's pages while its checkout is open (paid-pages.server.ts, issue 23).
  * 2. The provider's page takes the card.
- * 3. `handleCheckoutEvent` fulfils: only a `paid` session whose amount and currency match our
- *    record marks the order paid, once (duplicate and out-of-order events change nothing). The
- *    browser reaching /success never marks anything paid.
+ * 3. `handleCheckoutEvent` fulfils: only a `paid` session whose amount, currency and pages match
+ *    our record marks the order paid, once (duplicate and out-of-order events change nothing).
+ *    Money that does not match, or pays for a book already paid, goes to the desk to be refunded.
+ *    The browser reaching /success never marks anything paid.
  */
-import { and, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, not, or, sql } from "drizzle-orm";
 import type { PaymentResult } from "~/lib/api-client";
-import { API_MESSAGES, CHECKOUT_TTL_SECONDS, CREATE_BOOK_MESSAGES, PAYMENT_CLAIM_STALE_SECONDS } from "~/lib/constants";
+import { API_MESSAGES, CHECKOUT_TTL_SECONDS, CREATE_BOOK_MESSAGES } from "~/lib/constants";
 import type { PrintJob } from "../../workers/sketch/pdf/contract";
 import { isUniqueViolation, type Database } from "./db.server";
-import { books, checkouts, orders, quotes, type CustomerInfo, type Order } from "./db/schema";
+import { books, checkouts, orders, quotes, type CustomerInfo, type Order, type PaymentProblemKind, type PrintPage } from "./db/schema";
 import type { Env } from "./env.server";
 import { jsonError } from "./http.server";
 import { paymentProviderFor, PaymentsNotConfiguredError, type PaymentProvider } from "./payment-provider.server";
 import { requirePhotoCountOfQuote } from "./quotes.server";
 import { queuePendingImages } from "./books.server";
 import { recordOrderEmail } from "./order-emails.server";
+import { currentBookPages, pagesDigest, paymentIsOpen, samePages } from "./paid-pages.server";
+import { recordPaymentProblem } from "./payment-problems.server";
 
 /** What Stripe's placeholder becomes in the success URL. */
 export const CHECKOUT_SESSION_PLACEHOLDER = "{CHECKOUT_SESSION_ID}";
@@ -82,7 +86,10 @@ export async function startOrderPayment(ctx: PaymentContext, order: Order): Prom
     return paymentResultDto(order, order.paymentUrl);
   }
 
-  const claimed = (await claimOrder(db, order, now)) ?? (await releaseOtherAttempts(db, provider, order, now));
+  const claimed = await recordClaimedPages(
+    db,
+    (await claimOrder(db, order, now)) ?? (await releaseOtherAttempts(db, provider, order, now)),
+  );
   const attempt = claimed.paymentAttempt;
   const book = await db.query.books.findFirst({ where: eq(books.id, order.bookId), columns: { title: true } });
   const urls = await checkoutReturnUrls(db, claimed, origin);
@@ -96,13 +103,11 @@ export async function startOrderPayment(ctx: PaymentContext, order: Order): Prom
       cancelUrl: urls.cancel,
       collectShippingAddress: urls.isCreateBook,
       expiresAt: new Date(now.getTime() + CHECKOUT_TTL_SECONDS * 1000),
+      pagesDigest: await pagesDigest(claimed.printPages),
     });
   } catch (error) {
     console.error(`could not open a ${provider.name} checkout for order ${claimed.id}`, error);
-    await db
-      .update(orders)
-      .set({ paymentStatus: "pending", paymentClaimedAt: null })
-      .where(and(eq(orders.id, claimed.id), eq(orders.paymentAttempt, attempt), eq(orders.paymentStatus, "paying")));
+    await releaseClaim(db, claimed);
     throw jsonError(502, API_MESSAGES.paymentsUnavailable);
   }
   const [stored] = await db
@@ -112,6 +117,34 @@ export async function startOrderPayment(ctx: PaymentContext, order: Order): Prom
     .returning();
   if (!stored) throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
   return paymentResultDto(stored, opened.url);
+}
+
+/** An attempt that opened no checkout gives the order back (its book is unlocked with it). */
+async function releaseClaim(db: Database, claimed: Order): Promise<void> {
+  await db
+    .update(orders)
+    .set({ paymentStatus: "pending", paymentClaimedAt: null })
+    .where(and(eq(orders.id, claimed.id), eq(orders.paymentAttempt, claimed.paymentAttempt), eq(orders.paymentStatus, "paying")));
+}
+
+/**
+ * Records on a freshly claimed attempt the pages it pays for. The claim locked the book's pages,
+ * so they are read after it and cannot change until the checkout closes; a change that landed
+ * between the quote check and the claim is caught here, and the claim given back (409).
+ */
+async function recordClaimedPages(db: Database, claimed: Order): Promise<Order & { printPages: PrintPage[] }> {
+  const pages = await currentBookPages(db, claimed.bookId);
+  if (pages.length !== claimed.pricing.photos) {
+    await releaseClaim(db, claimed);
+    throw jsonError(409, API_MESSAGES.bookChangedSinceQuote);
+  }
+  const [recorded] = await db
+    .update(orders)
+    .set({ printPages: pages })
+    .where(and(eq(orders.id, claimed.id), eq(orders.paymentAttempt, claimed.paymentAttempt), eq(orders.paymentStatus, "paying")))
+    .returning();
+  if (!recorded) throw jsonError(409, CREATE_BOOK_MESSAGES.paymentInProgress);
+  return { ...recorded, printPages: pages };
 }
 
 /** An order may be paid only from a quote that is still valid and still fits the book. */
@@ -124,11 +157,11 @@ async function requirePayableQuote(db: Database, order: Order, now: Date) {
 
 /**
  * `pending` (or `failed`, or a `paying` whose checkout has closed or whose provider call never
- * came back) → `paying`, with the next attempt number; null when another request holds it.
- * Throws a 409 when another order of the same book is being paid (the partial unique index).
+ * came back: not `paymentIsOpen`) → `paying`, with the next attempt number; null when another
+ * request holds it. Throws a 409 when another order of the same book is being paid (the partial
+ * unique index).
  */
 async function claimOrder(db: Database, order: Order, now: Date): Promise<Order | null> {
-  const staleClaim = new Date(now.getTime() - PAYMENT_CLAIM_STALE_SECONDS * 1000);
   try {
     const [claimed] = await db
       .update(orders)
@@ -143,11 +176,7 @@ async function claimOrder(db: Database, order: Order, now: Date): Promise<Order 
       .where(
         and(
           eq(orders.id, order.id),
-          or(
-            inArray(orders.paymentStatus, ["pending", "failed"]),
-            and(eq(orders.paymentStatus, "paying"), lte(orders.paymentExpiresAt, now)),
-            and(eq(orders.paymentStatus, "paying"), sql`${orders.paymentUrl} IS NULL`, lte(orders.paymentClaimedAt, staleClaim)),
-          ),
+          or(inArray(orders.paymentStatus, ["pending", "failed"]), and(eq(orders.paymentStatus, "paying"), not(paymentIsOpen(now)))),
         ),
       )
       .returning();
@@ -215,9 +244,14 @@ export interface CheckoutEvent {
   currency: string | null;
   /** The delivery address the provider's page collected, if it did. */
   customer: CustomerInfo | null;
+  /**
+   * `pagesDigest` of the pages the checkout was opened for (Stripe: its metadata); null or absent
+   * when the provider keeps none (the local test checkout, whose only state is the order row).
+   */
+  pagesDigest?: string | null;
 }
 
-export type FulfilmentOutcome = "paid" | "already-paid" | "released" | "ignored" | "amount-mismatch" | "paid-twice";
+export type FulfilmentOutcome = "paid" | "already-paid" | "released" | "ignored" | "amount-mismatch" | "pages-changed" | "paid-twice";
 
 /** One fulfilment path for every provider. Idempotent: replaying an event changes nothing. */
 export async function handleCheckoutEvent(env: Env, db: Database, event: CheckoutEvent, now = new Date()): Promise<FulfilmentOutcome> {
@@ -253,15 +287,18 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
       await recordConfirmationEmail(env, db, order.id);
       return "already-paid";
     }
-    console.error(`order ${order.orderNumber} was paid by ${order.paymentSessionId} and again by ${event.sessionId}: refund one`);
+    await recordPaymentProblem(db, problem(order, event, "paid-twice", `the order was already paid by ${order.paymentSessionId}`), now);
     return "paid-twice";
   }
   if (event.amountTotal !== order.pricing.total || event.currency?.toLowerCase() !== order.pricing.currency.toLowerCase()) {
-    console.error(
-      `payment ${event.sessionId} for order ${order.orderNumber} is ${event.amountTotal} ${event.currency}, ` +
-        `our record says ${order.pricing.total} ${order.pricing.currency}: not fulfilled, needs review`,
-    );
+    const detail = `the payment is ${event.amountTotal} ${event.currency}, the order ${order.pricing.total} ${order.pricing.currency}`;
+    await recordPaymentProblem(db, problem(order, event, "amount-mismatch", detail), now);
     return "amount-mismatch";
+  }
+  const pagesChanged = await pagesProblem(db, order, event);
+  if (pagesChanged) {
+    await recordPaymentProblem(db, problem(order, event, "pages-changed", pagesChanged), now);
+    return "pages-changed";
   }
 
   // Money was taken for this order: whichever attempt it came through, the order is paid.
@@ -287,7 +324,7 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
   } catch (error) {
     // The book's one payment slot is another order's (it was paid through another quote).
     if (isUniqueViolation(error, "orders.book_id")) {
-      console.error(`order ${order.orderNumber} paid by ${event.sessionId}, but its book is already paid: refund it`);
+      await recordPaymentProblem(db, problem(order, event, "paid-twice", "the book was already paid through another order"), now);
       return "paid-twice";
     }
     throw error;
@@ -297,6 +334,28 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
   await queuePrintPdf(env, order.id);
   await recordConfirmationEmail(env, db, order.id);
   return "paid";
+}
+
+function problem(order: Order, event: CheckoutEvent, kind: PaymentProblemKind, detail: string) {
+  return { order, sessionId: event.sessionId, kind, amount: event.amountTotal, currency: event.currency, detail };
+}
+
+/**
+ * Why the money cannot pay for the order's pages, or null when it can: the checkout was opened
+ * for other pages than the order now records (a later attempt recorded new ones), or the book's
+ * pages changed since they were recorded (possible only after that checkout had closed by our
+ * clock: a payment made at its last moment, confirmed late). Orders recorded no pages before
+ * issue 23; their books were locked only once paid, as before.
+ */
+async function pagesProblem(db: Database, order: Order, event: CheckoutEvent): Promise<string | null> {
+  if (!order.printPages) return null;
+  if (event.pagesDigest && event.pagesDigest !== (await pagesDigest(order.printPages))) {
+    return "the checkout was opened for other pages than the order now records";
+  }
+  if (!samePages(order.printPages, await currentBookPages(db, order.bookId))) {
+    return "the book's pages changed after its checkout opened";
+  }
+  return null;
 }
 
 /** The customer is told; a problem with the email is logged and never undoes or blocks a payment. */

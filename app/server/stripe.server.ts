@@ -56,6 +56,7 @@ export function checkoutSessionParams(request: CheckoutRequest): Stripe.Checkout
     bookId: String(order.bookId),
     plan: pricing.plan,
     pages: String(pricing.pages),
+    pagesDigest: request.pagesDigest,
   };
   return {
     mode: "payment",
@@ -138,6 +139,7 @@ export function checkoutEventFromStripe(event: Stripe.Event): CheckoutEvent | nu
     amountTotal: session.amount_total,
     currency: session.currency,
     customer: customerFromSession(session),
+    pagesDigest: session.metadata?.pagesDigest ?? null,
   };
 }
 

@@ -287,6 +287,27 @@ describe("print-jobs consumer", () => {
     expect((await env.IMAGES.head(printKeyFor(orderNumber)))!.etag).toBe(first!.etag);
   });
 
+  it("prints the pages the payment recorded, not whatever the book has selected when the PDF is built", async () => {
+    const { orderId, orderNumber, imageIds } = await seedPaidOrder(["completed", "completed", "completed"]);
+    // The payment recorded two pages: the first at the sketch it was paid for, the second as drawn.
+    const paidSketch = `sketches/paid-${orderId}.png`;
+    await env.IMAGES.put(paidSketch, await encodeGrayPng(lineArt(400, 300, 91)));
+    const second = await env.DB.prepare("SELECT sketch_key FROM images WHERE id = ?").bind(imageIds[1]).first<string>("sketch_key");
+    const printPages = [
+      { imageId: imageIds[0], sketchKey: paidSketch },
+      { imageId: imageIds[1], sketchKey: second },
+    ];
+    await env.DB.prepare("UPDATE orders SET print_pages = ? WHERE id = ?").bind(JSON.stringify(printPages), orderId).run();
+    // Behind the lock's back the first page moved on to another sketch (never stored), and the third
+    // photo is selected too: neither reaches the print.
+    await env.DB.prepare("UPDATE images SET sketch_key = 'sketches/moved-on.png' WHERE id = ?").bind(imageIds[0]).run();
+
+    expect(await runPrintJob(orderId)).toMatchObject({ acked: true, retried: false });
+    const pdf = parsePdf(await readObject(printKeyFor(orderNumber)));
+    expect(pdf.pageObjectCount).toBe(2 + 2);
+    expect(pdf.pages.slice(2).map((page) => [page.image!.width, page.image!.height])).toEqual([[400, 300], [240, 320]]);
+  });
+
   it("makes no PDF for an order that is not paid", async () => {
     const { orderId, orderNumber } = await seedPaidOrder(["completed"], "pending");
     expect(await runPrintJob(orderId)).toMatchObject({ acked: true });

@@ -2,7 +2,7 @@
  * What the app Worker and the sketch Worker say to each other. Types only, so the app can
  * import it without pulling the codecs into its bundle.
  */
-import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../app/lib/constants";
+import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/lib/constants";
 
 /** One queue message per image of a book. */
 export interface SketchJob {
@@ -68,6 +68,17 @@ export const ENGINE_VERSION = "e7";
 export function sketchKeyFor(originalKey: string, detail: DetailLevel = DEFAULT_DETAIL_LEVEL): string {
   const name = originalKey.slice(originalKey.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
   return `${SKETCHES_PREFIX}${name}.${ENGINE_VERSION}-${detail}.png`;
+}
+
+/** The level in a sketch key (`...-simple.png`, sketchKeyFor); null for a key from before levels existed. */
+export function sketchKeyLevel(sketchKey: string | null): DetailLevel | null {
+  const level = sketchKey?.match(/-([a-z]+)\.png$/)?.[1];
+  return DETAIL_LEVELS.find((known) => known === level) ?? null;
+}
+
+/** The level a stored sketch was drawn at: a key from before levels existed is a standard page. */
+export function drawnLevel(sketchKey: string): DetailLevel {
+  return sketchKeyLevel(sketchKey) ?? DEFAULT_DETAIL_LEVEL;
 }
 
 /** Where a debug conversion of an original keeps its intermediate planes (overwritten on a re-run). */

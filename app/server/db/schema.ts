@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import type { Pricing } from "../../lib/api-client";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { BOOK_TYPES, DETAIL_LEVELS, type BookType } from "../../lib/constants";
+import { BOOK_TYPES, DETAIL_LEVELS, type BookType, type DetailLevel } from "../../lib/constants";
 
 export { BOOK_TYPES, type BookType };
 
@@ -206,6 +206,18 @@ export const quotes = sqliteTable(
   (t) => [index("quotes_book_idx").on(t.bookId)],
 );
 
+/**
+ * One page an order pays for: a photo of the book, the level it is drawn at, and the drawing.
+ * The sketch key names the original, the engine and the level (workers/sketch/contract.ts
+ * sketchKeyFor), so it is the exact page the buyer saw; null for a page not drawn yet when paid
+ * for (a create-book order, a page being redrawn), which prints as drawn at its level.
+ */
+export interface PrintPage {
+  imageId: number;
+  detailLevel: DetailLevel;
+  sketchKey: string | null;
+}
+
 export interface CustomerInfo {
   firstName: string;
   lastName: string;
@@ -241,6 +253,12 @@ export const orders = sqliteTable(
     paymentAttempt: integer("payment_attempt").notNull().default(0),
     /** When the current attempt claimed the order (`paying`), before the provider was called. */
     paymentClaimedAt: integer("payment_claimed_at", { mode: "timestamp" }),
+    /**
+     * The pages the current payment attempt pays for, in print order, recorded when it claimed the
+     * order (issue 23); the print job prints these. Null on orders claimed before they were
+     * recorded: their print follows the book's selection, frozen since they were paid.
+     */
+    printPages: text("print_pages", { mode: "json" }).$type<PrintPage[]>(),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp" }),
     /** The print-ready PDF in R2 (print/<orderNumber>.pdf), set by the sketch Worker's print job. */
@@ -298,6 +316,41 @@ export const orderEmails = sqliteTable(
   ],
 );
 
+/**
+ * Why a payment did not make its order paid, or was one payment too many (issue 23): money that
+ * arrived and must be refunded or looked at by staff, so the orders desk lists it.
+ * `pages-changed`: the book's pages are not the ones the payment was for; `amount-mismatch`: the
+ * amount or currency is not the order's; `paid-twice`: the book was already paid for.
+ */
+export const PAYMENT_PROBLEM_KINDS = ["pages-changed", "amount-mismatch", "paid-twice"] as const;
+export type PaymentProblemKind = (typeof PAYMENT_PROBLEM_KINDS)[number];
+
+export const paymentProblems = sqliteTable(
+  "payment_problems",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Null once the order is gone (retention): the money still has to be given back. */
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    /** Kept with the row, so the desk can name the order whatever happens to it. */
+    orderNumber: text("order_number").notNull(),
+    /** The provider's checkout session the money came through: what staff refund. */
+    sessionId: text("session_id").notNull(),
+    kind: text("kind", { enum: PAYMENT_PROBLEM_KINDS }).notNull(),
+    amount: integer("amount"),
+    currency: text("currency"),
+    /** What was found, for the desk; never shown to customers. */
+    detail: text("detail").notNull(),
+    createdAt: createdAt(),
+    /** Set from the desk once the payment was refunded by hand. */
+    refundedAt: integer("refunded_at", { mode: "timestamp" }),
+  },
+  (t) => [
+    // One row per payment: a redelivered webhook records nothing twice.
+    uniqueIndex("payment_problems_session_idx").on(t.sessionId),
+    index("payment_problems_order_idx").on(t.orderId),
+  ],
+);
+
 export type Book = typeof books.$inferSelect;
 export type Image = typeof images.$inferSelect;
 export type Upload = typeof uploads.$inferSelect;
@@ -306,3 +359,4 @@ export type Checkout = typeof checkouts.$inferSelect;
 export type Quote = typeof quotes.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type OrderEmail = typeof orderEmails.$inferSelect;
+export type PaymentProblem = typeof paymentProblems.$inferSelect;

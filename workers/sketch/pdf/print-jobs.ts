@@ -8,12 +8,17 @@
  * writer needs none of its codecs, so a Worker of its own would be one more deploy and config
  * for no gain.
  *
- * A create-book order is paid before its photos are drawn, so the job waits (retries with a
- * delay) while any selected image is pending or processing. A failed image is left out of the
- * book and logged. Idempotent: a PDF already stored for the order is recorded, never rebuilt.
+ * It prints the pages the payment recorded (orders.print_pages, issue 23), not whatever the book
+ * has selected when the job runs. A create-book order is paid before its photos are drawn, so
+ * the job waits (retries with a delay) while any of those pages is pending or processing. A
+ * failed image is left out of the book and logged. Idempotent: a PDF already stored for the
+ * order is recorded, never rebuilt.
  */
-import { and, asc, eq, isNull } from "drizzle-orm";
-import { database, schema } from "../../../app/server/db.server";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { database, schema, type Database } from "../../../app/server/db.server";
+import type { Image, Order, PrintPage } from "../../../app/server/db/schema";
+import { DEFAULT_DETAIL_LEVEL } from "../../../app/lib/constants";
+import { drawnLevel } from "../contract";
 import { retryDelaySeconds, type SketchEnv } from "../consumer";
 import { printKeyFor, type PrintJob } from "./contract";
 import { describeError } from "../errors";
@@ -91,18 +96,14 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
 
   const book = await db.query.books.findFirst({ where: eq(books.id, order.bookId) });
   if (!book) return { status: "skipped", reason: `book ${order.bookId} does not exist` };
-  const selected = await db
-    .select({ id: images.id, status: images.processingStatus, sketchKey: images.sketchKey, error: images.error })
-    .from(images)
-    .where(and(eq(images.bookId, book.id), eq(images.isSelected, true)))
-    .orderBy(asc(images.id));
-  const unfinished = selected.filter((image) => image.status === "pending" || image.status === "processing");
+  const pages = await pagesToPrint(env, db, order);
+  const unfinished = pages.filter((page) => page.print === "wait");
   if (unfinished.length > 0) return { status: "waiting", unfinished: unfinished.length };
 
-  const printable = selected.filter((image) => image.status === "completed" && image.sketchKey);
-  const leftOut = selected.filter((image) => !printable.includes(image));
-  for (const image of leftOut) {
-    console.warn(`order ${order.orderNumber}: image ${image.id} left out of the PDF (${image.status}: ${image.error ?? "no sketch"})`);
+  const printable = pages.flatMap(({ print }) => (typeof print === "object" && "sketchKey" in print ? [print.sketchKey] : []));
+  const leftOut = pages.flatMap(({ imageId, print }) => (typeof print === "object" && "leaveOut" in print ? [{ imageId, reason: print.leaveOut }] : []));
+  for (const { imageId, reason } of leftOut) {
+    console.warn(`order ${order.orderNumber}: image ${imageId} left out of the PDF (${reason})`);
   }
   if (printable.length === 0) return { status: "skipped", reason: "the book has no drawn pages to print; needs review" };
 
@@ -113,7 +114,7 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
   const result = await writeBookPdf(sink, {
     title: book.title,
     dedication: book.personalMessage,
-    pages: printable.map((image) => () => loadSketch(env.IMAGES, image.sketchKey!)),
+    pages: printable.map((sketchKey) => () => loadSketch(env.IMAGES, sketchKey)),
   });
   if (result.missingCharacters.length) {
     console.warn(`order ${order.orderNumber}: letters Helvetica cannot show were left out: ${result.missingCharacters.join(" ")}`);
@@ -122,7 +123,52 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
     console.warn(`order ${order.orderNumber}: a page prints at ${Math.round(result.lowestDpi)} dpi (small photo)`);
   }
   await recordPdf(env, order.id, key, now);
-  return { status: "stored", key, pageCount: result.pageCount, leftOut: leftOut.map((image) => image.id) };
+  return { status: "stored", key, pageCount: result.pageCount, leftOut: leftOut.map((page) => page.imageId) };
+}
+
+type PagePrint = { sketchKey: string } | "wait" | { leaveOut: string };
+type PageToPrint = { imageId: number; print: PagePrint };
+
+/**
+ * What each paid page prints. An order paid before pages were recorded prints its book's
+ * selection (frozen since it was paid). At most 50 pages, so one query with the ids in it.
+ */
+async function pagesToPrint(env: PrintEnv, db: Database, order: Order): Promise<PageToPrint[]> {
+  const { printPages } = order;
+  const rows = await db
+    .select()
+    .from(images)
+    .where(
+      and(
+        eq(images.bookId, order.bookId),
+        printPages ? inArray(images.id, printPages.map((page) => page.imageId)) : eq(images.isSelected, true),
+      ),
+    )
+    .orderBy(asc(images.id));
+  const pages: PrintPage[] =
+    printPages ??
+    rows.map((row) => ({ imageId: row.id, sketchKey: null, detailLevel: row.sketchKey ? drawnLevel(row.sketchKey) : DEFAULT_DETAIL_LEVEL }));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const result: PageToPrint[] = [];
+  for (const page of pages) result.push({ imageId: page.imageId, print: await pagePrint(env, page, byId.get(page.imageId)) });
+  return result;
+}
+
+/**
+ * The drawing recorded with the payment (still in R2 even if the row has moved on); for a page
+ * not drawn when paid for, its drawing at the recorded level once the sketch Worker has made it.
+ */
+async function pagePrint(env: PrintEnv, page: PrintPage, row: Image | undefined): Promise<PagePrint> {
+  if (!row) return { leaveOut: "the photo is no longer in the book" };
+  if (page.sketchKey !== null && (row.sketchKey === page.sketchKey || (await env.IMAGES.head(page.sketchKey)))) {
+    return { sketchKey: page.sketchKey };
+  }
+  if (row.processingStatus === "pending" || row.processingStatus === "processing") return "wait";
+  if (page.sketchKey === null && row.processingStatus === "completed" && row.sketchKey && drawnLevel(row.sketchKey) === page.detailLevel) {
+    return { sketchKey: row.sketchKey };
+  }
+  if (row.processingStatus === "failed") return { leaveOut: `failed: ${row.error ?? "no reason"}` };
+  return { leaveOut: `the page paid for (${page.sketchKey ?? `${page.detailLevel} level`}) is not drawn; needs review` };
 }
 
 async function loadSketch(bucket: R2Bucket, key: string): Promise<Uint8Array> {
