@@ -66,14 +66,16 @@ export class FakeStripe {
     const match = url.pathname.match(/^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/);
     const session = match ? this.sessions.get(match[1]) : undefined;
     if (!session) return json(404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
-    if (method === "POST" && match?.[2]) {
+    const expire = Boolean(match?.[2]);
+    // Stripe expires only an `open` session; a complete or already expired one is an error.
+    if (method === "POST" && expire) {
       if (session.status !== "open") {
         return json(400, { error: { type: "invalid_request_error", message: `Only open sessions can be expired (${session.status}).` } });
       }
       session.status = "expired";
       return json(200, session);
     }
-    if (method === "GET") return json(200, session);
+    if (method === "GET" && !expire) return json(200, session);
     return json(404, { error: { type: "invalid_request_error", message: "Unrecognized request URL" } });
   };
 

@@ -9,6 +9,8 @@ import { CHECKOUT_TTL_SECONDS, PLANS, STRIPE_CHECKOUT_MAX_TTL_SECONDS, STRIPE_CH
 import { database } from "~/server/db.server";
 import { orders, type Order } from "~/server/db/schema";
 import { startOrderPayment } from "~/server/payments.server";
+import { stripeProvider } from "~/server/stripe.server";
+import Stripe from "stripe";
 import { eq } from "drizzle-orm";
 import { FakeStripe, signedEvent } from "./fake-stripe";
 import { orderRow, placeOrder, readyBook, uploadedPhotos, Visitor } from "./helpers";
@@ -157,6 +159,55 @@ describe("Stripe Checkout session", () => {
     const fourth = await placeOrder(other, otherBook, q.quoteId, "EC1A 1BB");
     const refused = await pay(await loadOrder(fourth), fake).catch((error: Response) => error);
     expect((refused as Response).status).toBe(409);
+  });
+});
+
+describe("the fake Stripe's expire call, as Stripe answers it", () => {
+  async function openedSession() {
+    const { orderId } = await bookOrder();
+    const fake = new FakeStripe();
+    const sessionId = (await pay(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    const stripe = new Stripe("sk_test_fake_key", { httpClient: Stripe.createFetchHttpClient(fake.fetch), maxNetworkRetries: 0 });
+    return { fake, sessionId, stripe };
+  }
+
+  it("expires an open session, once: a second expire is refused", async () => {
+    const { fake, sessionId, stripe } = await openedSession();
+    const expired = await stripe.checkout.sessions.expire(sessionId);
+    expect(expired).toMatchObject({ id: sessionId, status: "expired", payment_status: "unpaid" });
+    const again = await stripe.checkout.sessions.expire(sessionId).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect((again as Stripe.errors.StripeError).statusCode).toBe(400);
+    expect(fake.sessions.get(sessionId)!.status).toBe("expired");
+  });
+
+  it("refuses to expire a completed session, which stays complete and paid", async () => {
+    const { fake, sessionId, stripe } = await openedSession();
+    fake.complete(sessionId);
+    const refused = await stripe.checkout.sessions.expire(sessionId).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect((refused as Stripe.errors.StripeError).statusCode).toBe(400);
+    expect(fake.sessions.get(sessionId)).toMatchObject({ status: "complete", payment_status: "paid" });
+  });
+
+  it("answers 404 for a session it does not know, and a GET of an expire URL is no expire", async () => {
+    const { fake, sessionId, stripe } = await openedSession();
+    const unknown = await stripe.checkout.sessions.expire("cs_test_unknown").catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect((unknown as Stripe.errors.StripeError).statusCode).toBe(404);
+    const get = await fake.fetch(`https://api.stripe.com/v1/checkout/sessions/${sessionId}/expire`, { method: "GET" });
+    expect(get.status).toBe(404);
+    expect(fake.sessions.get(sessionId)!.status).toBe("open");
+  });
+
+  it("is read by our provider as expired, completed, or already expired", async () => {
+    const { fake, sessionId } = await openedSession();
+    const provider = stripeProvider("sk_test_fake_key", fake.fetch);
+    expect(await provider.expireCheckout(sessionId)).toBe("expired");
+    expect(await provider.expireCheckout(sessionId)).toBe("expired"); // refused, then retrieved: expired
+    const paid = await openedSession();
+    paid.fake.complete(paid.sessionId);
+    expect(await stripeProvider("sk_test_fake_key", paid.fake.fetch).expireCheckout(paid.sessionId)).toBe("completed");
   });
 });
 
