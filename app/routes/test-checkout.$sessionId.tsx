@@ -2,7 +2,8 @@
  * The local test checkout (development and tests only): plays Stripe Checkout's part. It shows
  * what would be charged, asks for the delivery address when the order has none (as Stripe's page
  * does for a create-book order), and its Pay button confirms through the same fulfilment code
- * as Stripe's webhook. Anywhere else it does not exist (404).
+ * as Stripe's webhook; its Cancel follows the same cancel link as Stripe's back link, which
+ * closes the checkout. Anywhere else it does not exist (404).
  */
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
@@ -47,7 +48,7 @@ export async function action(args: ActionFunctionArgs) {
   const { db, env, order } = await openCheckout(args);
   const origin = new URL(args.request.url).origin;
   const form = await args.request.formData();
-  if (form.get("intent") === "cancel") return redirect(await cancelLocalCheckoutUrl(db, order, origin));
+  if (form.get("intent") === "cancel") return redirect(await cancelLocalCheckoutUrl(env, db, order, origin));
   let customer = null;
   if (order.customerInfo === null) {
     const result = await deliveryValidator.validate(form);

@@ -61,10 +61,14 @@ export async function payLocalCheckout(env: Env, db: Database, order: Order, cus
     // The local session keeps nothing of its own: the order row, compared as it is, is its state.
     pagesDigest: null,
   });
-  const urls = await checkoutReturnUrls(db, order, origin);
+  const urls = await checkoutReturnUrls(env, db, order, origin);
   return urls.success.replace(CHECKOUT_SESSION_PLACEHOLDER, sessionId);
 }
 
-export async function cancelLocalCheckoutUrl(db: Database, order: Order, origin: string) {
-  return (await checkoutReturnUrls(db, order, origin)).cancel;
+/**
+ * The Cancel button: where Stripe's back link would go, the checkout's cancel link, which closes
+ * it through this provider and frees the order (payments.server.ts `cancelCheckout`).
+ */
+export async function cancelLocalCheckoutUrl(env: Env, db: Database, order: Order, origin: string) {
+  return (await checkoutReturnUrls(env, db, order, origin)).cancel;
 }

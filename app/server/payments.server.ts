@@ -10,6 +10,8 @@
  *    our record marks the order paid, once (duplicate and out-of-order events change nothing).
  *    Money that does not match, or pays for a book already paid, goes to the desk to be refunded.
  *    The browser reaching /success never marks anything paid.
+ * 4. `cancelCheckout`: the buyer's Cancel closes the checkout at the provider and frees the order
+ *    at once, as its expiry event would (decision 018), unless it was paid first.
  */
 import { and, eq, inArray, ne, not, or, sql } from "drizzle-orm";
 import type { PaymentResult } from "~/lib/api-client";
@@ -25,6 +27,7 @@ import { queuePendingImages } from "./books.server";
 import { recordOrderEmail } from "./order-emails.server";
 import { currentBookPages, pagesDigest, paymentIsOpen, samePages } from "./paid-pages.server";
 import { recordPaymentProblem } from "./payment-problems.server";
+import { checkoutCancelUrl } from "./checkout-cancel-link.server";
 
 /** What Stripe's placeholder becomes in the success URL. */
 export const CHECKOUT_SESSION_PLACEHOLDER = "{CHECKOUT_SESSION_ID}";
@@ -51,14 +54,18 @@ function providerOrUnavailable(env: Env, fetchFn?: typeof fetch): PaymentProvide
   }
 }
 
-/** Where the buyer comes back to: the create-book pages, or the book's own order page. */
-export async function checkoutReturnUrls(db: Database, order: Order, origin: string) {
+/**
+ * Where the buyer comes back to: the create-book pages, or the book's own order page. `cancel`
+ * is the provider's back link for this attempt, which closes the checkout and then shows
+ * `cancelled`.
+ */
+export async function checkoutReturnUrls(env: Env, db: Database, order: Order, origin: string) {
   const checkout = await db.query.checkouts.findFirst({ where: eq(checkouts.orderId, order.id), columns: { id: true } });
   const success = checkout
     ? `${origin}/success?session_id=${CHECKOUT_SESSION_PLACEHOLDER}`
     : `${origin}/book/${order.bookId}/order?session_id=${CHECKOUT_SESSION_PLACEHOLDER}`;
-  const cancel = checkout ? `${origin}/cancel` : `${origin}/book/${order.bookId}/order?cancelled=1`;
-  return { success, cancel, isCreateBook: Boolean(checkout) };
+  const cancelled = checkout ? `${origin}/cancel` : `${origin}/book/${order.bookId}/order?cancelled=1`;
+  return { success, cancel: await checkoutCancelUrl(env, origin, order), cancelled, isCreateBook: Boolean(checkout) };
 }
 
 export interface PaymentContext {
@@ -92,7 +99,7 @@ export async function startOrderPayment(ctx: PaymentContext, order: Order): Prom
   );
   const attempt = claimed.paymentAttempt;
   const book = await db.query.books.findFirst({ where: eq(books.id, order.bookId), columns: { title: true } });
-  const urls = await checkoutReturnUrls(db, claimed, origin);
+  const urls = await checkoutReturnUrls(env, db, claimed, origin);
   let opened;
   try {
     opened = await provider.openCheckout({
@@ -201,15 +208,39 @@ async function releaseOtherAttempts(db: Database, provider: PaymentProvider, ord
     .from(orders)
     .where(and(eq(orders.bookId, order.bookId), ne(orders.id, order.id), inArray(orders.paymentStatus, ["paying", "paid"])));
   for (const other of others) {
-    if (other.paymentStatus === "paid") throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
-    if (other.paymentSessionId && (await provider.expireCheckout(other.paymentSessionId)) === "completed") {
+    if (other.paymentStatus === "paid" || (await closeCheckout(db, provider, other)) === "completed") {
       throw jsonError(409, API_MESSAGES.bookAlreadyOrdered);
     }
-    await releaseAttempt(db, other.id, other.paymentSessionId);
   }
   const claimed = await claimOrder(db, order, now);
   if (!claimed) throw jsonError(409, CREATE_BOOK_MESSAGES.paymentInProgress);
   return claimed;
+}
+
+/**
+ * Closes an attempt's checkout at the provider, then frees its order as the provider's expiry
+ * event does. "completed" when it was paid before it could be closed: nothing is released, and the
+ * payment's confirmation (the webhook) decides.
+ */
+async function closeCheckout(db: Database, provider: PaymentProvider, order: Order): Promise<"released" | "completed" | "unchanged"> {
+  if (order.paymentSessionId && (await provider.expireCheckout(order.paymentSessionId)) === "completed") return "completed";
+  return (await releaseAttempt(db, order.id, order.paymentSessionId)) ? "released" : "unchanged";
+}
+
+/**
+ * The buyer pressed Cancel on the checkout of `attempt` (its cancel link; ownership and the
+ * link's signature are the caller's): close it, so the book's pages unlock at once. A link of an
+ * earlier attempt, or of a checkout that is already closed or paid, changes nothing. A provider
+ * that cannot be reached leaves the checkout to close at its expiry; the buyer still gets back.
+ */
+export async function cancelCheckout(ctx: PaymentContext, order: Order, attempt: number): Promise<"released" | "completed" | "unchanged"> {
+  if (order.paymentStatus !== "paying" || order.paymentAttempt !== attempt || !order.paymentSessionId) return "unchanged";
+  try {
+    return await closeCheckout(ctx.db, providerOrUnavailable(ctx.env, ctx.fetchFn), order);
+  } catch (error) {
+    console.error(`order ${order.id}: could not close checkout ${order.paymentSessionId} on cancel`, error);
+    return "unchanged";
+  }
 }
 
 /** `paying` → `pending` for exactly this attempt's session (an expired or closed checkout). */

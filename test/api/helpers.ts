@@ -185,6 +185,27 @@ export async function payLocally(visitor: Visitor, checkoutUrl: string, address:
   return location!;
 }
 
+/**
+ * Presses Cancel on the local test checkout: where it sends the buyer first (what Stripe's back
+ * link is, the checkout's cancel URL), and the page the browser lands on after following it.
+ */
+export async function cancelLocally(visitor: Visitor, checkoutUrl: string, { follow = true } = {}): Promise<{ cancelUrl: string; landing: string }> {
+  let response = await visitor.fetch(new URL(checkoutUrl).pathname, {
+    method: "POST",
+    body: new URLSearchParams({ intent: "cancel" }),
+    redirect: "manual",
+  });
+  expect(response.status, await response.clone().text()).toBe(302);
+  const cancelUrl = response.headers.get("Location")!;
+  let landing = cancelUrl;
+  while (follow && response.status === 302) {
+    landing = response.headers.get("Location")!;
+    const next = new URL(landing, ORIGIN);
+    response = await visitor.fetch(`${next.pathname}${next.search}`, { redirect: "manual" });
+  }
+  return { cancelUrl, landing };
+}
+
 /** The server-side session id behind a visitor's signed cookie (read from a row it owns). */
 export async function sessionIdOf(visitor: Visitor): Promise<string> {
   const { env } = await import("cloudflare:test");

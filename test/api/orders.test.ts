@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { API_MESSAGES, CURRENCY, DELIVERY_RANGE_TEXT, EXTRA_PAGES, MESSAGES, PLANS } from "~/lib/constants";
-import { address, dbRun, deliveryInfo, fakeJpeg, orderRow, readyBook, payLocally, startPayment, Visitor, type ApiError } from "./helpers";
+import { address, cancelLocally, dbRun, deliveryInfo, fakeJpeg, orderRow, readyBook, payLocally, startPayment, Visitor, type ApiError } from "./helpers";
 
 async function message(response: Response): Promise<string> {
   return ((await response.json()) as ApiError).message;
@@ -181,19 +181,16 @@ describe("POST /api/orders/{orderId}/payment", () => {
     expect(await orderRow(order.id)).toMatchObject({ payment_status: "paid", order_status: "paid" });
   });
 
-  it("cancelling leaves the order unpaid; paying again hands out the same checkout", async () => {
+  it("cancelling closes the checkout and leaves the order unpaid; paying again opens a new checkout", async () => {
     const visitor = new Visitor();
     const order = await placedOrder(visitor);
     const first = await startPayment(visitor, order.id);
-    const cancel = await visitor.fetch(new URL(first).pathname, {
-      method: "POST",
-      body: new URLSearchParams({ intent: "cancel" }),
-      redirect: "manual",
-    });
-    expect(cancel.status).toBe(302);
-    expect(cancel.headers.get("Location")).toContain(`/book/${order.bookId}/order?cancelled=1`);
-    expect(await orderRow(order.id)).toMatchObject({ payment_status: "paying" });
-    expect(await startPayment(visitor, order.id)).toBe(first);
+    const { landing } = await cancelLocally(visitor, first);
+    expect(landing).toContain(`/book/${order.bookId}/order?cancelled=1`);
+    expect(await orderRow(order.id)).toMatchObject({ payment_status: "pending", payment_session_id: null });
+    const second = await startPayment(visitor, order.id);
+    expect(second).not.toBe(first);
+    expect(await startPayment(visitor, order.id)).toBe(second);
   });
 
   it("sends a paid book to the printer: page count fixed, photos, selection and orders frozen", async () => {

@@ -11,9 +11,10 @@ import { describe, expect, it } from "vitest";
 import { ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, API_MESSAGES, BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/constants";
 import { database } from "~/server/db.server";
 import { orders, type Order } from "~/server/db/schema";
-import { handleCheckoutEvent, startOrderPayment } from "~/server/payments.server";
+import { cancelCheckout, handleCheckoutEvent, startOrderPayment } from "~/server/payments.server";
 import { FakeStripe, signedEvent } from "./fake-stripe";
 import {
+  cancelLocally,
   dbRun,
   fakeJpeg,
   ORIGIN,
@@ -190,6 +191,121 @@ describe("a book under an open checkout", () => {
     expect(upload.status).toBe(409);
     expect(await message(upload)).toBe(API_MESSAGES.bookAlreadyOrdered);
     expect(printPagesOf(await orderRow(orderId))).toHaveLength(5);
+  });
+});
+
+/**
+ * Stripe's back link: the cancel URL the session was created with, followed by the buyer's
+ * browser. Stripe cannot reach this Worker in tests, so the close is run as the route runs it.
+ */
+async function cancelAtStripe(orderId: number, fake: FakeStripe) {
+  const link = new URL(fake.creates.at(-1)!.form.get("cancel_url")!);
+  expect(link.pathname).toBe(`/checkout/${orderId}/cancel`);
+  const attempt = Number(link.searchParams.get("attempt"));
+  return cancelCheckout({ env: stripeEnv, db, origin: "https://shop.example", fetchFn: fake.fetch }, await loadOrder(orderId), attempt);
+}
+
+describe("Cancel on the checkout", () => {
+  it("after Cancel on the local test checkout, the book's pages can be changed at once", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await drawnBook(visitor, 5);
+    const orderId = await placeOrder(visitor, bookId, quoteId);
+    const checkoutUrl = await startPayment(visitor, orderId);
+    expect((await visitor.upload(bookId, [fakeJpeg("locked.jpg")])).status).toBe(409);
+
+    const { landing } = await cancelLocally(visitor, checkoutUrl);
+    expect(new URL(landing, ORIGIN).pathname + new URL(landing, ORIGIN).search).toBe(`/book/${bookId}/order?cancelled=1`);
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "pending", payment_session_id: null });
+    expect((await visitor.upload(bookId, [fakeJpeg("after-cancel.jpg")])).status).toBe(201);
+    // Paying again opens a new checkout, which locks the pages again.
+    expect(await startPayment(visitor, orderId)).not.toBe(checkoutUrl);
+    expect((await visitor.upload(bookId, [fakeJpeg("locked-again.jpg")])).status).toBe(409);
+  });
+
+  it("after Cancel on Stripe's page, the book's pages can be changed at once: the session is expired at Stripe", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await drawnBook(visitor, 5);
+    const orderId = await placeOrder(visitor, bookId, quoteId);
+    const fake = new FakeStripe();
+    const sessionId = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    expect((await visitor.upload(bookId, [fakeJpeg("locked.jpg")])).status).toBe(409);
+
+    expect(await cancelAtStripe(orderId, fake)).toBe("released");
+    expect(fake.requests.filter((request) => request.path === `/v1/checkout/sessions/${sessionId}/expire`)).toHaveLength(1);
+    expect(fake.sessions.get(sessionId)!.status).toBe("expired");
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "pending", payment_session_id: null });
+    expect((await visitor.upload(bookId, [fakeJpeg("after-cancel.jpg")])).status).toBe(201);
+    // Stripe's own expiry event for that session, arriving afterwards, changes nothing.
+    expect(await deliver("checkout.session.expired", fake.sessions.get(sessionId)!)).toBe("ignored");
+  });
+
+  it("does not release a Stripe session that was completed before the Cancel: its confirmation pays the order", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await drawnBook(visitor, 5);
+    const orderId = await placeOrder(visitor, bookId, quoteId);
+    const fake = new FakeStripe();
+    const sessionId = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    const paid = fake.complete(sessionId);
+
+    expect(await cancelAtStripe(orderId, fake)).toBe("completed");
+    expect(fake.sessions.get(sessionId)!.status).toBe("complete");
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying", payment_session_id: sessionId });
+    expect((await visitor.upload(bookId, [fakeJpeg("still-locked.jpg")])).status).toBe(409);
+    expect(await deliver("checkout.session.completed", paid)).toBe("paid");
+  });
+
+  it("does not touch a local checkout that was paid before its Cancel was followed", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await drawnBook(visitor, 5);
+    const orderId = await placeOrder(visitor, bookId, quoteId);
+    const checkoutUrl = await startPayment(visitor, orderId);
+    const { cancelUrl } = await cancelLocally(visitor, checkoutUrl, { follow: false });
+    await payLocally(visitor, checkoutUrl);
+    const late = await visitor.fetch(new URL(cancelUrl, ORIGIN).pathname + new URL(cancelUrl, ORIGIN).search, { redirect: "manual" });
+    expect(late.status).toBe(302);
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paid", order_status: "paid" });
+  });
+
+  it("closes only the checkout its link was made for: an earlier attempt's link leaves the next one open", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await drawnBook(visitor, 5);
+    const orderId = await placeOrder(visitor, bookId, quoteId);
+    const fake = new FakeStripe();
+    await payWithStripe(await loadOrder(orderId), fake);
+    const firstLink = new URL(fake.creates.at(-1)!.form.get("cancel_url")!);
+    expect(await cancelAtStripe(orderId, fake)).toBe("released");
+    const secondSession = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+
+    const ctx = { env: stripeEnv, db, origin: "https://shop.example", fetchFn: fake.fetch };
+    expect(await cancelCheckout(ctx, await loadOrder(orderId), Number(firstLink.searchParams.get("attempt")))).toBe("unchanged");
+    expect(fake.sessions.get(secondSession)!.status).toBe("open");
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying", payment_session_id: secondSession });
+  });
+
+  it("another visitor cannot cancel it, nor can a link whose attempt or signature was changed", async () => {
+    const buyer = new Visitor();
+    const { bookId, quoteId } = await drawnBook(buyer, 5);
+    const orderId = await placeOrder(buyer, bookId, quoteId);
+    const checkoutUrl = await startPayment(buyer, orderId);
+    const { cancelUrl } = await cancelLocally(buyer, checkoutUrl, { follow: false });
+    const link = new URL(cancelUrl, ORIGIN);
+    expect(link.pathname).toBe(`/checkout/${orderId}/cancel`);
+
+    const stranger = new Visitor();
+    await stranger.createBook("Someone else's");
+    expect((await stranger.fetch(`${link.pathname}${link.search}`, { redirect: "manual" })).status).toBe(404);
+    const forged = [
+      `${link.pathname}?attempt=2&token=${link.searchParams.get("token")}`,
+      `${link.pathname}?attempt=1&token=${"A".repeat(43)}`,
+      `${link.pathname}?attempt=1`,
+      `/checkout/${orderId + 1}/cancel${link.search}`,
+    ];
+    for (const path of forged) expect((await buyer.fetch(path, { redirect: "manual" })).status, path).toBe(404);
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying" });
+    expect((await buyer.upload(bookId, [fakeJpeg("still-locked.jpg")])).status).toBe(409);
+
+    expect((await buyer.fetch(`${link.pathname}${link.search}`, { redirect: "manual" })).status).toBe(302);
+    expect((await buyer.upload(bookId, [fakeJpeg("unlocked.jpg")])).status).toBe(201);
   });
 });
 

@@ -94,8 +94,9 @@ describe("Stripe Checkout session", () => {
       "shipping_address_collection[allowed_countries][0]": "US",
       "shipping_address_collection[allowed_countries][2]": "GB",
       success_url: "https://shop.example/success?session_id={CHECKOUT_SESSION_ID}",
-      cancel_url: "https://shop.example/cancel",
     });
+    // Stripe's back link closes this attempt's checkout (decision 018), then shows /cancel.
+    expect(form.cancel_url).toMatch(new RegExp(`^https://shop\\.example/checkout/${orderId}/cancel\\?attempt=\\d+&token=[\\w-]+$`));
     expect(fake.sessions.get([...fake.sessions.keys()][0])!.amount_total).toBe(PLANS.premium.price * 3);
   });
 
