@@ -323,7 +323,7 @@ export const CREATE_BOOK_MESSAGES = {
   noPendingCheckout: "There is no unpaid order to retry. Please start again.",
   paymentInProgress: "A payment for this book is already open. Finish it or cancel it first.",
   /** Any change of a book's photos, selection or detail levels while its checkout is open (issue 23). */
-  pagesLockedWhilePaying: `A payment for this book is open, so its photos and pages can't change now. Finish the payment, or make your changes once that checkout has closed (at most ${CHECKOUT_TTL_SECONDS / 60} minutes).`,
+  pagesLockedWhilePaying: `A payment for this book is open, so its photos and pages can't change now. Finish the payment, or cancel it on the payment page to make changes straight away (a payment left open closes by itself within ${CHECKOUT_TTL_SECONDS / 60} minutes).`,
 } as const;
 
 export const CREATE_BOOK_LABELS = {
