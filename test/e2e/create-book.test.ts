@@ -158,7 +158,7 @@ describe("create-book purchase", () => {
     expect(images.map((image) => [image.processingStatus, image.isSelected])).toEqual(Array(5).fill(["completed", true]));
   });
 
-  it("Cancel, then Retry Payment opens the same checkout; a failed retry restores the form", async () => {
+  it("Cancel closes the checkout, Retry Payment opens a new one; a failed retry restores the form", async () => {
     await readyStandardBook("Retry me");
     await page.getByRole("button", { name: "Increase quantity" }).click();
     await page.getByRole("button", { name: /Switch to Premium/ }).click();
@@ -173,7 +173,8 @@ describe("create-book purchase", () => {
     await page.getByText("No charges were made to your account.").waitFor();
     await screenshot("05-cancel");
     await page.getByRole("button", { name: "Retry Payment" }).click();
-    await page.waitForURL(checkoutUrl);
+    await page.waitForURL(/\/test-checkout\//);
+    expect(page.url()).not.toBe(checkoutUrl);
     await page.getByRole("button", { name: "Cancel" }).click();
     await page.waitForURL(/\/cancel$/);
 
