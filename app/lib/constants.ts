@@ -181,6 +181,15 @@ export const BOOK_PAGE_MESSAGES = {
     "Photos can't be removed from a book yet. Leave it unselected and it won't be printed.",
   confirmationEmailNote:
     "A confirmation email with your order details and tracking information is on its way.",
+  // The preview page's photo range (issue 23 item 8): said before Create My Book, with what to do.
+  photoRangeHeading: "Photos in your book",
+  planPhotoRange: (planName: string, min: number, max: number) => `${planName}: ${min}-${max} photos`,
+  /** A book of the /book/{id} pages with no plan chosen is priced by its selected count. */
+  planByCount: (standardMax: number, premiumName: string) => `More than ${standardMax} selected sketches make it a ${premiumName}.`,
+  selectMore: (count: number) => `Select ${count} more ${count === 1 ? "sketch" : "sketches"} below to continue.`,
+  uploadMore: (count: number) => `Upload at least ${count} more ${count === 1 ? "photo" : "photos"}, then select them here.`,
+  uploadMoreLink: "Upload more photos",
+  deselect: (count: number) => `Deselect ${count} ${count === 1 ? "sketch" : "sketches"} to continue.`,
 } as const;
 
 /** Button and heading texts SPEC.md spells out (product copy, used exactly). */
