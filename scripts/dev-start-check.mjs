@@ -14,6 +14,7 @@
 // Each run's dev output goes to test-results/dev-start-check/run-N.log.
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -214,7 +215,27 @@ function stopGroup(child) {
   });
 }
 
+/** Resolves once nothing listens on the port: the run before has let go of it (workerd lingers a moment). */
+async function portFree() {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const listening = await new Promise((resolve) => {
+      const socket = connect(Number(port), "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (!listening) return;
+    await sleep(200);
+  }
+  throw new Error(`port ${port} is still taken: stop whatever listens there, or pick another PORT`);
+}
+
 async function oneStart(run) {
+  // Otherwise the first "answer" can come from the run before, still shutting down.
+  await portFree();
   const stateDir = mkdtempSync(path.join(tmpdir(), "dev-start-check-"));
   const logPath = path.join(LOG_DIR, `run-${run}.log`);
   const log = createWriteStream(logPath);
