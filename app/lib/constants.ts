@@ -184,6 +184,15 @@ export const BOOK_PAGE_MESSAGES = {
   /** A payment refused because it no longer matched the book or the order (issue 23). */
   paymentNotMatched:
     "We received your payment, but it no longer matches your book as it is now, so we haven't sent the book to print. Our team will refund that payment. Please check your book and order it again.",
+  // The preview page's photo range (issue 23 item 8): said before Create My Book, with what to do.
+  photoRangeHeading: "Photos in your book",
+  planPhotoRange: (planName: string, min: number, max: number) => `${planName}: ${min}-${max} photos`,
+  /** A book of the /book/{id} pages with no plan chosen is priced by its selected count. */
+  planByCount: (standardMax: number, premiumName: string) => `More than ${standardMax} selected sketches make it a ${premiumName}.`,
+  selectMore: (count: number) => `Select ${count} more ${count === 1 ? "sketch" : "sketches"} below to continue.`,
+  uploadMore: (count: number) => `Upload at least ${count} more ${count === 1 ? "photo" : "photos"}, then select them here.`,
+  uploadMoreLink: "Upload more photos",
+  deselect: (count: number) => `Deselect ${count} ${count === 1 ? "sketch" : "sketches"} to continue.`,
 } as const;
 
 /** Button and heading texts SPEC.md spells out (product copy, used exactly). */
@@ -457,14 +466,6 @@ export const DELIVERY_COUNTRIES_TEXT = new Intl.ListFormat("en-GB", { type: "con
 /** SPEC's FAQ names Europe, USA, Australia, Canada and Japan; of those, these are not in the form yet. */
 export const PLANNED_SHIPPING_REGIONS_TEXT = "the rest of Europe and to Japan";
 
-/** How long we keep what customers give us: the FAQ, the help center and the privacy notice say the same. */
-export const RETENTION_TEXTS = {
-  bookPhotos: "Photos and sketches of a book are deleted 1 year after upload.",
-  freePreview: "Free-preview photos and their sketches are deleted after 24 hours.",
-  orders: "Orders and invoices are kept for as long as UK tax law requires (currently 6 years).",
-  metadata: "Photo metadata such as EXIF camera details and GPS location is removed when a photo is uploaded.",
-} as const;
-
 /** Button texts of the storefront pages SPEC spells out. */
 export const STOREFRONT_LABELS = {
   back: "Back",
@@ -539,11 +540,49 @@ export const SHOP_LIMIT_MESSAGES = {
   daily: "You have reached today's limit for this. Please try again tomorrow, or write to us if you need more.",
 } as const;
 
-// Retention (docs/decisions/013; the privacy page states the same periods)
-/** A book never paid for is deleted, photos and sketches included, after a year. */
+// Retention (docs/decisions/013 and 018). The daily Cron Trigger applies these numbers and the
+// privacy notice, FAQ and help center state them through RETENTION_TEXTS below: one source for both.
+/** A book never paid for is deleted, photos, sketches, title and message included, a year after it was made. */
 export const BOOK_RETENTION_DAYS = 365;
+/**
+ * A paid book's photos, sketches, region hierarchies, print PDF and dedication are kept this long
+ * after it is posted (or refunded): the terms promise a reprint for a book lost or damaged in the
+ * post and reported within 30 days, after a delivery of up to DELIVERY_MAX_BUSINESS_DAYS; 90 days
+ * covers both with room for the reprint itself. One never posted nor refunded is counted from its
+ * payment with BOOK_RETENTION_DAYS instead.
+ */
+export const ORDERED_BOOK_FILES_RETENTION_DAYS = 90;
+/**
+ * A payment still `paying` this long after its checkout closed will never complete: Stripe retries
+ * a webhook for up to three days. Its book is then treated as never paid for.
+ */
+export const PAYMENT_CONFIRMATION_GRACE_DAYS = 3;
+/**
+ * Book data recorded on the create-book page (title, message) that never became a book: its photos
+ * are gone after FREE_PREVIEW_RETENTION_HOURS, so it can no longer become one; a day's margin.
+ */
+export const UNUSED_CHECKOUT_RETENTION_DAYS = 2;
+/**
+ * A paid order (number, title, price, name, addresses, its emails) is accounting: UK law keeps
+ * records 6 years from the end of the financial year they belong to, so at most 7 from payment.
+ */
+export const ORDER_RECORD_RETENTION_YEARS = 7;
 /** An object in R2 that no row names is deleted once it is this old (an upload half-recorded). */
 export const ORPHAN_OBJECT_GRACE_HOURS = 24;
+
+const period = (count: number, unit: string) => `${count} ${unit}${count === 1 ? "" : "s"}`;
+/** 365 days reads "1 year"; other periods stay in days. */
+const daysText = (days: number) => (days % 365 === 0 ? period(days / 365, "year") : period(days, "day"));
+
+/** How long we keep what customers give us: the FAQ, the help center and the privacy notice say the same. */
+export const RETENTION_TEXTS = {
+  unpaidBook: `A book that is not bought is deleted ${daysText(BOOK_RETENTION_DAYS)} after it was created, with its photos, sketches, title, message and any unpaid order. A payment that was started but never completed does not count as buying.`,
+  orderedBook: `For a book you bought, we keep its photos, sketches, dedication and print file until ${daysText(ORDERED_BOOK_FILES_RETENTION_DAYS)} after we post it (or refund it), so that we can reprint a book lost or damaged in the post; then they are deleted. If a book is never posted, they are deleted ${daysText(BOOK_RETENTION_DAYS)} after payment.`,
+  freePreview: `Free-preview photos and their sketches are deleted after ${period(FREE_PREVIEW_RETENTION_HOURS, "hour")}.`,
+  unusedUploads: `Photos uploaded on the create-book page are deleted after ${period(FREE_PREVIEW_RETENTION_HOURS, "hour")} if they do not become a book, and the title and message you typed there after ${daysText(UNUSED_CHECKOUT_RETENTION_DAYS)}.`,
+  orders: `An order itself (its number, the book's title, the price, your name, e-mail and delivery address, and the e-mails we sent you about it) is kept for ${period(ORDER_RECORD_RETENTION_YEARS, "year")} after payment, as UK tax law requires, then deleted.`,
+  metadata: "Photo metadata such as EXIF camera details and GPS location is removed when a photo is uploaded.",
+} as const;
 
 // Order tracking (/orders/{number})
 export const ORDER_TRACKING_TEXT = {

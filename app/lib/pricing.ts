@@ -33,6 +33,32 @@ export function planForPhotoCount(photos: number): BookType {
   return photos > PLANS.standard.maxPhotos ? "premium" : "standard";
 }
 
+/** The plan a book is priced as: the one chosen on create-book, else the one its selection fits. */
+export function planOfBook(chosen: BookType | null, selected: number): BookType {
+  return chosen ?? planForPhotoCount(selected);
+}
+
+/**
+ * What the preview page tells a visitor whose selection does not fit the plan (issue 23 item 8):
+ * upload more when the book has too few usable photos (SPEC's "at least" text), select more when
+ * it has enough but too few are selected, deselect when too many are (SPEC's "no more than").
+ * `usable` counts the photos that are or will be sketches (not failed).
+ */
+export type PhotoCountAdvice =
+  | { kind: "fits" }
+  | { kind: "upload-more"; problem: PhotoRangeProblem; count: number }
+  | { kind: "select-more"; count: number }
+  | { kind: "deselect"; problem: PhotoRangeProblem; count: number };
+
+export function photoCountAdvice(plan: BookType, selected: number, usable: number): PhotoCountAdvice {
+  const problem = photoRangeProblem(plan, selected);
+  if (!problem) return { kind: "fits" };
+  const { minPhotos, maxPhotos } = PLANS[plan];
+  if (selected > maxPhotos) return { kind: "deselect", problem, count: selected - maxPhotos };
+  if (usable < minPhotos) return { kind: "upload-more", problem, count: minPhotos - usable };
+  return { kind: "select-more", count: minPhotos - selected };
+}
+
 /** Price of `quantity` copies of a `plan` book of `photos` photos. Assumes the range was checked. */
 export function priceBook(plan: BookType, photos: number, quantity: number): Pricing {
   if (!Number.isSafeInteger(quantity) || quantity < MIN_QUANTITY) throw new RangeError(`bad quantity ${quantity}`);

@@ -6,6 +6,7 @@ import { buttonStyles } from "~/components/button-styles";
 import { AlertIcon, ArrowLeftIcon, ArrowRightIcon, BookIcon, ImageIcon } from "~/components/icons";
 import { BookDetailPicker } from "~/components/detail-level-picker";
 import { ImageCard, isBeingDrawn } from "~/components/image-card";
+import { PhotoRangeNote } from "~/components/photo-range-note";
 import { ProgressBar } from "~/components/progress-bar";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
@@ -20,7 +21,7 @@ import {
   type BookProgress,
   type ImageDto,
 } from "~/lib/api-client";
-import { bookPageCount } from "~/lib/pricing";
+import { bookPageCount, photoCountAdvice, planOfBook } from "~/lib/pricing";
 import {
   BOOK_PAGE_MESSAGES,
   CREATE_BOOK_MESSAGES,
@@ -228,6 +229,11 @@ export default function PreviewPage() {
     filter === "all" ? true : filter === "selected" ? image.isSelected : !image.isSelected,
   );
   const counts: Record<Filter, number> = { all: list.length, selected: selectedCount, unselected: list.length - selectedCount };
+  // Until the list arrives (and in the server's HTML) the loader's counts stand in for it.
+  const selectedForPlan = images ? selectedCount : book.selectedImageCount;
+  const usable = images ? list.filter((image) => image.processingStatus !== "failed").length : book.usableImageCount;
+  const hasPhotos = images ? list.length > 0 : book.imageCount > 0;
+  const plan = planOfBook(book.bookType, selectedForPlan);
   const goToOrder = () => navigate(`/book/${book.id}/order`);
 
   return (
@@ -360,6 +366,14 @@ export default function PreviewPage() {
                 </div>
               </dl>
               <p className="mt-2 text-xs text-gray-500">Includes a title page and your dedication page.</p>
+              {hasPhotos ? (
+                <PhotoRangeNote
+                  plan={plan}
+                  planByCount={book.bookType === null}
+                  advice={photoCountAdvice(plan, selectedForPlan, usable)}
+                  uploadHref={`/book/${book.id}/upload`}
+                />
+              ) : null}
               <button type="button" onClick={goToOrder} disabled={!canCreate} className={`${buttonStyles.primary} mt-5 w-full`}>
                 {LABELS.createMyBook}
               </button>

@@ -7,7 +7,7 @@ import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { count, eq, sql } from "drizzle-orm";
 import { requireBook } from "./books.server";
 import { database } from "./db.server";
-import { images } from "./db/schema";
+import { images, type BookType } from "./db/schema";
 
 export interface BookPageData {
   id: number;
@@ -16,6 +16,10 @@ export interface BookPageData {
   imageCount: number;
   /** Completed and selected: the photos that will be printed. */
   selectedImageCount: number;
+  /** Not failed: sketches now or soon (the preview page's photo range advice). */
+  usableImageCount: number;
+  /** The plan chosen on create-book; null for a book of the /book/{id} pages. */
+  bookType: BookType | null;
 }
 
 /** SPEC section 2: the id is parsed as an integer; anything else goes back to the landing page. */
@@ -30,13 +34,14 @@ export async function loadVisitorBook(context: AppLoadContext, param: string | u
   const id = bookIdOrRedirect(param);
   const db = database(context.cloudflare.env.DB);
   // The same ownership check as the API: a thrown 404 for anyone else's book.
-  const { title, personalMessage } = await requireBook(db, context.sessionId, id);
+  const { title, personalMessage, bookType } = await requireBook(db, context.sessionId, id);
   const [counts] = await db
     .select({
       imageCount: count(),
       selectedImageCount: count(
         sql`CASE WHEN ${images.isSelected} = 1 AND ${images.processingStatus} = 'completed' THEN 1 END`,
       ),
+      usableImageCount: count(sql`CASE WHEN ${images.processingStatus} <> 'failed' THEN 1 END`),
     })
     .from(images)
     .where(eq(images.bookId, id));
@@ -46,5 +51,7 @@ export async function loadVisitorBook(context: AppLoadContext, param: string | u
     personalMessage,
     imageCount: counts?.imageCount ?? 0,
     selectedImageCount: counts?.selectedImageCount ?? 0,
+    usableImageCount: counts?.usableImageCount ?? 0,
+    bookType,
   };
 }

@@ -1,16 +1,78 @@
 /**
- * Issue 8 item 6, with a fixed clock: books never paid for leave (rows and R2 objects) after the
- * year the privacy page promises; paid books and younger ones stay; R2 objects that no row
- * names are swept once a day old, named ones never.
+ * Issue 8 item 6 and issue 23 item 3, with a fixed clock: books never paid for leave (rows and R2
+ * objects) after the year the privacy page promises, and so do books whose payment never
+ * completed; a paid book's files leave after it shipped, its order record years later; recorded
+ * create-book data that made no book leaves; R2 objects that no row names are swept once a day
+ * old, named ones never, and the sweep goes on each day where it stopped the day before.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { BOOK_RETENTION_DAYS } from "~/lib/constants";
-import { applyRetention } from "~/server/retention.server";
+import {
+  BOOK_RETENTION_DAYS,
+  ORDER_RECORD_RETENTION_YEARS,
+  ORDERED_BOOK_FILES_RETENTION_DAYS,
+  PAYMENT_CONFIRMATION_GRACE_DAYS,
+  RETENTION_TEXTS,
+  UNUSED_CHECKOUT_RETENTION_DAYS,
+} from "~/lib/constants";
+import { PRIVACY_NOTICE } from "~/lib/content/legal";
+import { listDeskOrders } from "~/server/admin-orders.server";
+import { database } from "~/server/db.server";
+import { applyRetention, RETENTION_LIMITS } from "~/server/retention.server";
 import { regionsKeyFor } from "../../workers/sketch/contract";
 import { dbRun, pngFile, r2Keys, Visitor } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
+const seconds = (ms: number) => Math.floor(ms / 1000);
+let orderCount = 0;
+
+/** A paid order of `bookId` straight into D1, its fulfilment columns as given (unix seconds). */
+async function paidOrder(bookId: number, columns: { paidAt: number; shippedAt?: number; refundedAt?: number; pdfKey?: string }) {
+  const orderNumber = `CB-TEST-${++orderCount}`;
+  await dbRun(
+    `INSERT INTO orders (book_id, order_number, customer_info, pricing, payment_status, order_status, paid_at, shipped_at, refunded_at, pdf_key)
+     VALUES (?, ?, ?, '{"pages": 4, "quantity": 1, "total": 1999, "currency": "GBP"}', 'paid', ?, ?, ?, ?, ?)`,
+    bookId,
+    orderNumber,
+    JSON.stringify({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", address1: "1 Road", city: "London", zipCode: "SW1A 1AA", country: "UK" }),
+    columns.shippedAt ? "shipped" : "paid",
+    columns.paidAt,
+    columns.shippedAt ?? null,
+    columns.refundedAt ?? null,
+    columns.pdfKey ?? null,
+  );
+  return orderNumber;
+}
+
+/** Every R2 object a book of ours can have: originals, sketches, region hierarchies (and its print PDF). */
+async function storeBookFiles(book: { bookId: number; keys: string[] }, pdfKey?: string): Promise<string[]> {
+  const stored: string[] = [];
+  for (const key of book.keys) {
+    const sketch = key.replace("originals/", "sketches/") + ".png";
+    await env.IMAGES.put(sketch, new Uint8Array([1]));
+    await env.IMAGES.put(regionsKeyFor(key), new Uint8Array([2]));
+    await dbRun("UPDATE images SET sketch_key = ? WHERE original_key = ?", sketch, key);
+    stored.push(key, sketch, regionsKeyFor(key));
+  }
+  if (pdfKey) {
+    await env.IMAGES.put(pdfKey, new Uint8Array([3]));
+    stored.push(pdfKey);
+  }
+  return stored;
+}
+
+async function allKeys(): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const listing = await env.IMAGES.list({ cursor });
+    keys.push(...listing.objects.map((object) => object.key));
+    cursor = listing.truncated ? listing.cursor : undefined;
+  } while (cursor);
+  return keys;
+}
+
+const count = (sql: string, ...values: unknown[]) => env.DB.prepare(sql).bind(...values).first<number>("n");
 
 async function bookWithPhotos(visitor: Visitor, title: string) {
   const bookId = await visitor.createBook(title);
@@ -79,5 +141,177 @@ describe("retention", () => {
     for (const key of kept.keys) expect(stored).toContain(regionsKeyFor(key));
     expect(stored).not.toContain("regions/photo-long-gone.e7.bin");
     expect(stored).not.toContain(olderEngine);
+  });
+
+  it("ordered book files: photos, sketches, regions, print PDF and dedication go ORDERED_BOOK_FILES_RETENTION_DAYS after shipping or refund, or BOOK_RETENTION_DAYS after payment if never shipped; the order and its desk row stay", async () => {
+    const visitor = new Visitor();
+    const now = new Date();
+    const ago = (days: number) => seconds(now.getTime() - days * DAY);
+    const shippedLongAgo = await bookWithPhotos(visitor, "shipped-long-ago");
+    const refundedLongAgo = await bookWithPhotos(visitor, "refunded-long-ago");
+    const neverShipped = await bookWithPhotos(visitor, "never-shipped");
+    const shippedRecently = await bookWithPhotos(visitor, "shipped-recently");
+    const paidRecently = await bookWithPhotos(visitor, "paid-recently");
+    await dbRun("UPDATE books SET personal_message = 'For Grandma, with love' WHERE id IN (?, ?, ?, ?, ?)", shippedLongAgo.bookId, refundedLongAgo.bookId, neverShipped.bookId, shippedRecently.bookId, paidRecently.bookId);
+    const overdue = ORDERED_BOOK_FILES_RETENTION_DAYS + 1;
+    const shippedNumber = await paidOrder(shippedLongAgo.bookId, { paidAt: ago(overdue + 10), shippedAt: ago(overdue), pdfKey: "print/CB-shipped.pdf" });
+    await paidOrder(refundedLongAgo.bookId, { paidAt: ago(overdue + 1), refundedAt: ago(overdue), pdfKey: "print/CB-refunded.pdf" });
+    await paidOrder(neverShipped.bookId, { paidAt: ago(BOOK_RETENTION_DAYS + 1), pdfKey: "print/CB-never.pdf" });
+    await paidOrder(shippedRecently.bookId, { paidAt: ago(overdue + 10), shippedAt: ago(ORDERED_BOOK_FILES_RETENTION_DAYS - 1), pdfKey: "print/CB-recent.pdf" });
+    await paidOrder(paidRecently.bookId, { paidAt: ago(BOOK_RETENTION_DAYS - 1), pdfKey: "print/CB-paid.pdf" });
+    // A create-book checkout made the first book: its recorded title and message go with the files.
+    await dbRun(
+      "INSERT INTO checkouts (session_id, book_type, title, custom_message, nr_photos, book_id) VALUES ('s', 'standard', 'shipped-long-ago', 'For Grandma', 2, ?)",
+      shippedLongAgo.bookId,
+    );
+    const gone = [
+      ...(await storeBookFiles(shippedLongAgo, "print/CB-shipped.pdf")),
+      ...(await storeBookFiles(refundedLongAgo, "print/CB-refunded.pdf")),
+      ...(await storeBookFiles(neverShipped, "print/CB-never.pdf")),
+    ];
+    const kept = [...(await storeBookFiles(shippedRecently, "print/CB-recent.pdf")), ...(await storeBookFiles(paidRecently, "print/CB-paid.pdf"))];
+
+    await applyRetention(env, now);
+
+    const stored = await allKeys();
+    for (const key of gone) expect(stored).not.toContain(key);
+    for (const key of kept) expect(stored).toContain(key);
+    for (const book of [shippedLongAgo, refundedLongAgo, neverShipped]) {
+      expect(await count("SELECT count(*) AS n FROM images WHERE book_id = ?", book.bookId)).toBe(0);
+      // The book row stays for its order (the desk and the tracking page show its title); the dedication goes.
+      const row = await env.DB.prepare("SELECT title, personal_message FROM books WHERE id = ?").bind(book.bookId).first();
+      expect(row).toMatchObject({ personal_message: null });
+      expect(await count("SELECT count(*) AS n FROM orders WHERE book_id = ? AND payment_status = 'paid' AND customer_info IS NOT NULL", book.bookId)).toBe(1);
+    }
+    expect(await count("SELECT count(*) AS n FROM checkouts WHERE book_id = ?", shippedLongAgo.bookId)).toBe(0);
+    for (const book of [shippedRecently, paidRecently]) {
+      expect(await count("SELECT count(*) AS n FROM images WHERE book_id = ?", book.bookId)).toBe(2);
+      expect(await env.DB.prepare("SELECT personal_message FROM books WHERE id = ?").bind(book.bookId).first("personal_message")).toBe("For Grandma, with love");
+    }
+    const desk = await listDeskOrders(database(env.DB), 1);
+    expect(desk.orders.find((order) => order.orderNumber === shippedNumber)).toMatchObject({ bookTitle: "shipped-long-ago", status: "shipped" });
+  });
+
+  it("stale paying orders: a book whose checkout closed more than PAYMENT_CONFIRMATION_GRACE_DAYS ago counts as never paid for; a checkout still open or just closed keeps it", async () => {
+    const visitor = new Visitor();
+    const now = new Date();
+    const stale = await bookWithPhotos(visitor, "paying-stale");
+    const claimedOnly = await bookWithPhotos(visitor, "paying-claimed-no-checkout");
+    const justClosed = await bookWithPhotos(visitor, "paying-just-closed");
+    const longAgo = seconds(now.getTime() - (BOOK_RETENTION_DAYS + 1) * DAY);
+    await dbRun("UPDATE books SET created_at = ? WHERE id IN (?, ?, ?)", longAgo, stale.bookId, claimedOnly.bookId, justClosed.bookId);
+    const pastGrace = seconds(now.getTime() - (PAYMENT_CONFIRMATION_GRACE_DAYS + 1) * DAY);
+    const withinGrace = seconds(now.getTime() - (PAYMENT_CONFIRMATION_GRACE_DAYS - 1) * DAY);
+    const paying = `INSERT INTO orders (book_id, order_number, pricing, payment_status, payment_session_id, payment_expires_at, payment_claimed_at, created_at)
+                    VALUES (?, ?, '{}', 'paying', ?, ?, ?, ?)`;
+    await dbRun(paying, stale.bookId, "CB-PAYING-1", "cs_stale", pastGrace, pastGrace, longAgo);
+    // The provider call never came back: no checkout, only the claim.
+    await dbRun(paying, claimedOnly.bookId, "CB-PAYING-2", null, null, pastGrace, longAgo);
+    await dbRun(paying, justClosed.bookId, "CB-PAYING-3", "cs_recent", withinGrace, withinGrace, longAgo);
+
+    await applyRetention(env, now);
+
+    const remaining = await env.DB.prepare("SELECT id FROM books WHERE id IN (?, ?, ?) ORDER BY id").bind(stale.bookId, claimedOnly.bookId, justClosed.bookId).all();
+    expect(remaining.results.map((row) => row.id)).toEqual([justClosed.bookId]);
+    const stored = await r2Keys("originals/");
+    for (const key of [...stale.keys, ...claimedOnly.keys]) expect(stored).not.toContain(key);
+    for (const key of justClosed.keys) expect(stored).toContain(key);
+  });
+
+  it("recorded book data: a checkout row that made no book goes after UNUSED_CHECKOUT_RETENTION_DAYS, and one whose unpaid book is deleted goes with it", async () => {
+    const visitor = new Visitor();
+    const now = new Date();
+    const insert = "INSERT INTO checkouts (session_id, book_type, title, custom_message, nr_photos, book_id, created_at) VALUES ('s', 'standard', ?, 'Happy birthday', 5, ?, ?)";
+    await dbRun(insert, "abandoned-old", null, seconds(now.getTime() - (UNUSED_CHECKOUT_RETENTION_DAYS + 1) * DAY));
+    await dbRun(insert, "abandoned-today", null, seconds(now.getTime() - DAY / 2));
+    const unpaid = await bookWithPhotos(visitor, "checkout-of-unpaid-book");
+    await dbRun("UPDATE books SET created_at = ? WHERE id = ?", seconds(now.getTime() - (BOOK_RETENTION_DAYS + 1) * DAY), unpaid.bookId);
+    await dbRun(insert, "unpaid-book", unpaid.bookId, seconds(now.getTime() - (BOOK_RETENTION_DAYS + 1) * DAY));
+    const young = await bookWithPhotos(visitor, "checkout-of-young-book");
+    await dbRun(insert, "young-book", young.bookId, seconds(now.getTime() - (UNUSED_CHECKOUT_RETENTION_DAYS + 1) * DAY));
+
+    await applyRetention(env, now);
+
+    const titles = await env.DB.prepare("SELECT title FROM checkouts ORDER BY title").all();
+    expect(titles.results.map((row) => row.title)).toEqual(["abandoned-today", "young-book"]);
+  });
+
+  it("order records: a paid order, its book row, quotes and emails go ORDER_RECORD_RETENTION_YEARS after payment; younger orders stay", async () => {
+    const visitor = new Visitor();
+    const now = new Date();
+    const expired = await bookWithPhotos(visitor, "order-record-expired");
+    const kept = await bookWithPhotos(visitor, "order-record-kept");
+    const yearsAgo = (years: number, extraDays: number) => {
+      const date = new Date(now);
+      date.setUTCFullYear(date.getUTCFullYear() - years);
+      return seconds(date.getTime() - extraDays * DAY);
+    };
+    await paidOrder(expired.bookId, { paidAt: yearsAgo(ORDER_RECORD_RETENTION_YEARS, 1), shippedAt: yearsAgo(ORDER_RECORD_RETENTION_YEARS, 0) });
+    await paidOrder(kept.bookId, { paidAt: yearsAgo(ORDER_RECORD_RETENTION_YEARS, -1), shippedAt: yearsAgo(ORDER_RECORD_RETENTION_YEARS, -2) });
+    // An order names the quote it was priced from: both go together.
+    await dbRun("INSERT INTO quotes (id, book_id, country, zip_code, pricing, expires_at) VALUES ('quote-expired', ?, 'UK', 'SW1A 1AA', '{}', 0)", expired.bookId);
+    await dbRun("UPDATE orders SET quote_id = 'quote-expired' WHERE book_id = ?", expired.bookId);
+    for (const book of [expired, kept]) {
+      await dbRun(
+        `INSERT INTO order_emails (order_id, kind, to_address, subject, html, text_body, status)
+         SELECT id, 'order-shipped', 'ada@example.com', 'Posted', '<p>Posted</p>', 'Posted', 'sent' FROM orders WHERE book_id = ?`,
+        book.bookId,
+      );
+    }
+
+    await applyRetention(env, now);
+
+    expect(await count("SELECT count(*) AS n FROM books WHERE id = ?", expired.bookId)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM orders WHERE book_id = ?", expired.bookId)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM quotes WHERE id = 'quote-expired'")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM order_emails WHERE order_id NOT IN (SELECT id FROM orders)")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM orders WHERE book_id = ?", kept.bookId)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM order_emails JOIN orders ON orders.id = order_emails.order_id WHERE orders.book_id = ?", kept.bookId)).toBe(1);
+    const stored = await allKeys();
+    // Both were paid years ago and never kept files past the rules above.
+    for (const key of [...expired.keys, ...kept.keys]) expect(stored).not.toContain(key);
+  });
+
+  it("orphan sweep: each run goes on after the last key the run before listed, and starts again at the first key once it reached the end", async () => {
+    const now = new Date(Date.now() + 25 * 60 * 60 * 1000);
+    const limits = { ...RETENTION_LIMITS, listPageSize: 2, maxListPages: 1 };
+    // Named keys sort first: a sweep that starts at the first key each day never gets past them.
+    const session = "sweep-session";
+    for (const key of ["originals/!named-1", "originals/!named-2", "originals/!named-3"]) {
+      await env.IMAGES.put(key, new Uint8Array([1]));
+      await dbRun("INSERT INTO uploads (key, session_id, status, book_id) VALUES (?, ?, 'uploaded', NULL)", key, session);
+    }
+    const orphans = ["originals/~orphan-1", "originals/~orphan-2", "originals/~orphan-3"];
+    for (const key of orphans) await env.IMAGES.put(key, new Uint8Array([2]));
+    const keysInPrefix = (await r2Keys("originals/")).length;
+
+    await applyRetention(env, now, limits);
+    expect(await r2Keys("originals/")).toEqual(expect.arrayContaining(orphans));
+    let runs = 1;
+    while ((await r2Keys("originals/")).some((key) => orphans.includes(key)) && runs <= keysInPrefix) {
+      await applyRetention(env, now, limits);
+      runs++;
+    }
+    const stored = await r2Keys("originals/");
+    for (const key of orphans) expect(stored).not.toContain(key);
+    expect(runs).toBeLessThanOrEqual(Math.ceil(keysInPrefix / limits.listPageSize));
+
+    // Past the end the sweep wraps around: an orphan before every key is found on the next pass.
+    await env.IMAGES.put("originals/!!orphan-early", new Uint8Array([3]));
+    for (let run = 0; run <= Math.ceil(keysInPrefix / limits.listPageSize); run++) await applyRetention(env, now, limits);
+    expect(await r2Keys("originals/")).not.toContain("originals/!!orphan-early");
+    for (const key of ["originals/!named-1", "originals/!named-2", "originals/!named-3"]) expect(await r2Keys("originals/")).toContain(key);
+  });
+
+  it("privacy notice: states every retention rule with the numbers the Cron Trigger applies", () => {
+    const howLong = PRIVACY_NOTICE.sections.find((section) => section.id === "how-long")!;
+    const said = JSON.stringify(howLong.blocks);
+    for (const text of [RETENTION_TEXTS.unpaidBook, RETENTION_TEXTS.orderedBook, RETENTION_TEXTS.orders, RETENTION_TEXTS.freePreview, RETENTION_TEXTS.unusedUploads]) {
+      expect(said).toContain(text);
+    }
+    expect(RETENTION_TEXTS.orderedBook).toContain(`${ORDERED_BOOK_FILES_RETENTION_DAYS} days after we post it`);
+    expect(RETENTION_TEXTS.unpaidBook).toContain(`${BOOK_RETENTION_DAYS / 365} year after it was created`);
+    expect(RETENTION_TEXTS.orders).toContain(`${ORDER_RECORD_RETENTION_YEARS} years after payment`);
+    expect(RETENTION_TEXTS.unusedUploads).toContain(`after ${UNUSED_CHECKOUT_RETENTION_DAYS} days`);
   });
 });

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
+import { BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES, PLANS } from "../../app/lib/constants";
 import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 
 // A standard book needs at least five photos (SPEC section 5).
@@ -221,6 +222,12 @@ describe("book flow", () => {
 
     await page.getByRole("checkbox", { name: "Select chelsea.jpg" }).check();
     await expect.poll(() => createButton.isEnabled()).toBe(true);
+    // One usable photo of the five a standard book needs: said here, before Create My Book (issue 23 item 8).
+    const photoRange = page.getByRole("region", { name: BOOK_PAGE_MESSAGES.photoRangeHeading });
+    await photoRange.getByText(BOOK_PAGE_MESSAGES.planPhotoRange(PLANS.standard.name, PLANS.standard.minPhotos, PLANS.standard.maxPhotos)).waitFor();
+    await photoRange.getByText(CREATE_BOOK_MESSAGES.notEnoughPhotos("standard", PLANS.standard.minPhotos)).waitFor();
+    await photoRange.getByText(BOOK_PAGE_MESSAGES.uploadMore(PLANS.standard.minPhotos - 1)).waitFor();
+    expect(await photoRange.getByRole("link", { name: BOOK_PAGE_MESSAGES.uploadMoreLink }).getAttribute("href")).toMatch(/\/book\/\d+\/upload$/);
     await page.getByRole("button", { name: "Unselected (1)" }).click();
     expect(await page.getByRole("checkbox").count()).toBe(1);
     await page.getByRole("button", { name: "Remove broken.jpg" }).click();

@@ -121,7 +121,7 @@ export const FAQ_ITEMS: FaqItem[] = [
     question: "Are my photos safe?",
     answer: [
       "Your photos are private to your browser session: no one else can see them, and we never share or sell them. Everything is sent over an encrypted connection.",
-      `${RETENTION_TEXTS.metadata} ${RETENTION_TEXTS.bookPhotos} ${RETENTION_TEXTS.freePreview}`,
+      `${RETENTION_TEXTS.metadata} ${RETENTION_TEXTS.unpaidBook} ${RETENTION_TEXTS.orderedBook} ${RETENTION_TEXTS.freePreview}`,
     ],
   },
   {

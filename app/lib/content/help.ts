@@ -124,7 +124,7 @@ export const HELP_CATEGORIES: HelpCategory[] = [
         body: [
           "Your photos are private to your browser session: only you can see them, and we never share or sell them.",
           RETENTION_TEXTS.metadata,
-          `${RETENTION_TEXTS.bookPhotos} ${RETENTION_TEXTS.freePreview}`,
+          `${RETENTION_TEXTS.unpaidBook} ${RETENTION_TEXTS.orderedBook} ${RETENTION_TEXTS.freePreview}`,
           "Please upload only photos you have the right to use, of people who agree to be in the book.",
         ],
       },

@@ -31,10 +31,12 @@ export interface LegalDocument {
 }
 
 const LAST_UPDATED = "1 November 2025";
+/** The retention rules changed (docs/decisions/019): the notice says so with its date. */
+const PRIVACY_LAST_UPDATED = "25 November 2026";
 
 export const PRIVACY_NOTICE: LegalDocument = {
   title: "Privacy Notice",
-  lastUpdated: LAST_UPDATED,
+  lastUpdated: PRIVACY_LAST_UPDATED,
   intro: `This notice explains what personal data ${SHOP_NAME} collects when you use our website and buy a coloring book, why we need it, how long we keep it, and the rights you have under the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act 2018.`,
   sections: [
     {
@@ -82,10 +84,11 @@ export const PRIVACY_NOTICE: LegalDocument = {
       blocks: [
         {
           list: [
-            RETENTION_TEXTS.bookPhotos,
-            RETENTION_TEXTS.freePreview,
+            RETENTION_TEXTS.unpaidBook,
+            RETENTION_TEXTS.orderedBook,
             RETENTION_TEXTS.orders,
-            "Book titles and messages are deleted with the book's photos, unless they are part of an order.",
+            RETENTION_TEXTS.freePreview,
+            RETENTION_TEXTS.unusedUploads,
           ],
         },
       ],

@@ -51,6 +51,11 @@ export const books = sqliteTable(
     /** The detail level every page of the book is drawn at, unless a page has its own. */
     detailLevel: text("detail_level", { enum: DETAIL_LEVELS }).notNull().default("standard"),
     createdAt: createdAt(),
+    /**
+     * When retention deleted a paid book's photos, sketches, print PDF and dedication (decision
+     * 018); the row stays for its order until the order record itself is deleted.
+     */
+    filesDeletedAt: integer("files_deleted_at", { mode: "timestamp" }),
   },
   (t) => [index("books_session_idx").on(t.sessionId)],
 );
@@ -185,6 +190,16 @@ export const checkouts = sqliteTable(
   },
   (t) => [index("checkouts_session_idx").on(t.sessionId), uniqueIndex("checkouts_book_idx").on(t.bookId)],
 );
+
+/**
+ * Where the daily orphan sweep of each R2 prefix stopped (app/server/retention.server.ts): the
+ * last key it listed, so the next run goes on from there; null starts at the prefix's first key.
+ */
+export const sweepCursors = sqliteTable("sweep_cursors", {
+  prefix: text("prefix").primaryKey(),
+  startAfter: text("start_after"),
+  updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().default(sql`(unixepoch())`),
+});
 
 // The price breakdown the API answers with is the one stored with quotes and orders.
 export type { Pricing };
@@ -360,3 +375,4 @@ export type Quote = typeof quotes.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type OrderEmail = typeof orderEmails.$inferSelect;
 export type PaymentProblem = typeof paymentProblems.$inferSelect;
+export type SweepCursor = typeof sweepCursors.$inferSelect;

@@ -1,0 +1,74 @@
+/**
+ * Issue 23 item 8: the preview page (/book/{id}/preview) says the plan's photo range, and what to
+ * do when the book has too few or too many photos, before Create My Book; not only the order
+ * page later. Read from the server-rendered page, so it holds before any script runs.
+ */
+import { describe, expect, it } from "vitest";
+import { BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES, LABELS, PLANS } from "~/lib/constants";
+import { dbRun, fakeJpeg, Visitor } from "./helpers";
+
+/** A book of `photos` drawn photos, the first `selected` of them selected, of `plan` if given. */
+async function drawnBook(visitor: Visitor, photos: number, selected: number, plan?: "standard" | "premium") {
+  const bookId = await visitor.createBook("Plan range");
+  await visitor.uploadOk(bookId, Array.from({ length: photos }, (_, i) => fakeJpeg(`p${i}.jpg`)));
+  await dbRun("UPDATE images SET processing_status = 'completed' WHERE book_id = ?", bookId);
+  await dbRun(
+    "UPDATE images SET is_selected = 1 WHERE id IN (SELECT id FROM images WHERE book_id = ? ORDER BY id LIMIT ?)",
+    bookId,
+    selected,
+  );
+  if (plan) await dbRun("UPDATE books SET book_type = ? WHERE id = ?", plan, bookId);
+  return bookId;
+}
+
+async function previewHtml(visitor: Visitor, bookId: number): Promise<string> {
+  const response = await visitor.fetch(`/book/${bookId}/preview`);
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+/** `text` is on the page, before the Create My Book button. */
+function expectBeforeCreate(html: string, text: string) {
+  const at = html.indexOf(text);
+  expect(at, `"${text}" is on the page`).toBeGreaterThan(-1);
+  expect(at, `"${text}" comes before ${LABELS.createMyBook}`).toBeLessThan(html.indexOf(`>${LABELS.createMyBook}<`));
+}
+
+const { standard, premium } = PLANS;
+
+describe("preview page: the plan's photo range", () => {
+  it("too few photos: says SPEC's 'at least' text, the plan's range and to upload more, before Create My Book", async () => {
+    const visitor = new Visitor();
+    const bookId = await drawnBook(visitor, 3, 3);
+    const html = await previewHtml(visitor, bookId);
+    expectBeforeCreate(html, CREATE_BOOK_MESSAGES.notEnoughPhotos("standard", standard.minPhotos));
+    expectBeforeCreate(html, BOOK_PAGE_MESSAGES.planPhotoRange(standard.name, standard.minPhotos, standard.maxPhotos));
+    expectBeforeCreate(html, BOOK_PAGE_MESSAGES.uploadMore(standard.minPhotos - 3));
+    expectBeforeCreate(html, `href="/book/${bookId}/upload"`);
+  });
+
+  it("enough photos but too few selected: asks to select more, not to upload", async () => {
+    const visitor = new Visitor();
+    const bookId = await drawnBook(visitor, 7, 2);
+    const html = await previewHtml(visitor, bookId);
+    expectBeforeCreate(html, BOOK_PAGE_MESSAGES.selectMore(standard.minPhotos - 2));
+    expect(html).not.toContain(CREATE_BOOK_MESSAGES.notEnoughPhotos("standard", standard.minPhotos));
+  });
+
+  it("too many selected for the chosen plan: says SPEC's 'no more than' text and to deselect", async () => {
+    const visitor = new Visitor();
+    const bookId = await drawnBook(visitor, standard.maxPhotos + 2, standard.maxPhotos + 2, "standard");
+    const html = await previewHtml(visitor, bookId);
+    expectBeforeCreate(html, CREATE_BOOK_MESSAGES.tooManyPhotos("standard", standard.maxPhotos));
+    expectBeforeCreate(html, BOOK_PAGE_MESSAGES.deselect(2));
+  });
+
+  it("a count within the range: says the range and nothing to fix", async () => {
+    const visitor = new Visitor();
+    const bookId = await drawnBook(visitor, premium.minPhotos, premium.minPhotos, "premium");
+    const html = await previewHtml(visitor, bookId);
+    expectBeforeCreate(html, BOOK_PAGE_MESSAGES.planPhotoRange(premium.name, premium.minPhotos, premium.maxPhotos));
+    expect(html).not.toContain(CREATE_BOOK_MESSAGES.notEnoughPhotosTitle);
+    expect(html).not.toContain(CREATE_BOOK_MESSAGES.tooManyPhotosTitle);
+  });
+});
