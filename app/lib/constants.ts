@@ -677,6 +677,8 @@ export const ADMIN_TEXT = {
   outboxIntro: "Every confirmation and shipped email, newest first, with its delivery state.",
   noEmails: "No order emails yet.",
   pdfPending: "PDF being made",
+  /** A paid book's files after their retention period (decision 019): the order row stays, its PDF is gone. */
+  filesDeleted: (date: string) => `Photos and PDF deleted on ${date} (retention)`,
   markSentToPrint: "Mark sent to print",
   markShipped: "Mark shipped",
   markRefunded: "Mark refunded",

@@ -227,6 +227,8 @@ function OrderCard({ order }: { order: DeskOrder }) {
               >
                 Print PDF<span className="sr-only"> of {order.orderNumber}</span>
               </a>
+            ) : order.filesDeletedAt ? (
+              <span className="text-sm text-gray-500">{ADMIN_TEXT.filesDeleted(`${formatDateTime(order.filesDeletedAt)} UTC`)}</span>
             ) : (
               <span className="text-sm text-gray-500">{ADMIN_TEXT.pdfPending}</span>
             )}

@@ -35,6 +35,8 @@ export interface DeskOrder {
   customer: CustomerInfo | null;
   paidAt: string | null;
   pdfReady: boolean;
+  /** When retention deleted the book's photos, sketches and PDF (decision 019): no PDF to open then. */
+  filesDeletedAt: string | null;
   sentToPrintAt: string | null;
   shippedAt: string | null;
   trackingNumber: string | null;
@@ -45,7 +47,7 @@ export interface DeskOrder {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-function deskOrder(order: Order, bookTitle: string): DeskOrder {
+function deskOrder(order: Order, bookTitle: string, filesDeletedAt: Date | null): DeskOrder {
   const status = deskStatus(order);
   const open = order.paymentStatus === "paid" && !order.refundedAt;
   return {
@@ -58,7 +60,8 @@ function deskOrder(order: Order, bookTitle: string): DeskOrder {
     currency: order.pricing.currency,
     customer: order.customerInfo,
     paidAt: iso(order.paidAt),
-    pdfReady: Boolean(order.pdfKey),
+    pdfReady: Boolean(order.pdfKey) && !filesDeletedAt,
+    filesDeletedAt: iso(filesDeletedAt),
     sentToPrintAt: iso(order.sentToPrintAt),
     shippedAt: iso(order.shippedAt),
     trackingNumber: order.trackingNumber,
@@ -74,7 +77,7 @@ function deskOrder(order: Order, bookTitle: string): DeskOrder {
 /** One page of paid orders (refunded ones stay listed), newest payment first. */
 export async function listDeskOrders(db: Database, page: number): Promise<{ orders: DeskOrder[]; hasOlder: boolean }> {
   const rows = await db
-    .select({ order: orders, bookTitle: books.title })
+    .select({ order: orders, bookTitle: books.title, filesDeletedAt: books.filesDeletedAt })
     .from(orders)
     .innerJoin(books, eq(books.id, orders.bookId))
     .where(eq(orders.paymentStatus, "paid"))
@@ -82,7 +85,7 @@ export async function listDeskOrders(db: Database, page: number): Promise<{ orde
     .limit(ADMIN_ORDERS_PAGE_SIZE + 1)
     .offset((page - 1) * ADMIN_ORDERS_PAGE_SIZE);
   return {
-    orders: rows.slice(0, ADMIN_ORDERS_PAGE_SIZE).map((row) => deskOrder(row.order, row.bookTitle)),
+    orders: rows.slice(0, ADMIN_ORDERS_PAGE_SIZE).map((row) => deskOrder(row.order, row.bookTitle, row.filesDeletedAt)),
     hasOlder: rows.length > ADMIN_ORDERS_PAGE_SIZE,
   };
 }

@@ -189,7 +189,8 @@ describe("retention", () => {
       expect(await env.DB.prepare("SELECT personal_message FROM books WHERE id = ?").bind(book.bookId).first("personal_message")).toBe("For Grandma, with love");
     }
     const desk = await listDeskOrders(database(env.DB), 1);
-    expect(desk.orders.find((order) => order.orderNumber === shippedNumber)).toMatchObject({ bookTitle: "shipped-long-ago", status: "shipped" });
+    // The desk says the files are gone rather than offering a PDF link that answers 404.
+    expect(desk.orders.find((order) => order.orderNumber === shippedNumber)).toMatchObject({ bookTitle: "shipped-long-ago", status: "shipped", pdfReady: false, filesDeletedAt: new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString() });
   });
 
   it("stale paying orders: a book whose checkout closed more than PAYMENT_CONFIRMATION_GRACE_DAYS ago counts as never paid for; a checkout still open or just closed keeps it", async () => {
