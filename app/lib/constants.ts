@@ -433,6 +433,12 @@ export const TOOLTIP_OPEN_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 /** SPEC section 9: a toast dragged more than 50 px to the right is dismissed. */
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
+/** SPEC section 9: one toast at a time (a new one replaces the one showing), F8 focuses them. */
+export const TOAST_LIMIT = 1;
+export const TOAST_HOTKEY = "F8";
+export const TOAST_REGION_LABEL = `Notifications (${TOAST_HOTKEY})`;
+/** SPEC section 9: a dismissed toast is dropped from the list 1,000,000 ms later. */
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 /** The cheapest book, for "from £19.99" texts. */
 export const LOWEST_BOOK_PRICE = Math.min(...Object.values(PLANS).map((plan) => plan.price));
