@@ -174,6 +174,7 @@ export const BOOK_PAGE_MESSAGES = {
   photosNotLoaded: "Could not load your photos.",
   invalidFileTypeTitle: "Invalid file type",
   tooManyImagesTitle: "Too many images",
+  uploadRejectedTitle: "Upload Rejected",
   paymentSucceededTitle: "Payment successful!",
   paymentSucceededDescription: "Your order has been placed successfully.",
   // SPEC: the remove-image button only shows a message and does not delete.
@@ -182,6 +183,19 @@ export const BOOK_PAGE_MESSAGES = {
   confirmationEmailNote:
     "A confirmation email with your order details and tracking information is on its way.",
 } as const;
+
+/** The photo drop zones' own words; what they refuse is said by react-dropzone (SPEC section 5). */
+export const DROPZONE_TEXT = {
+  dropHere: "Drop your photos here",
+  chooseFiles: "Choose photos",
+  nothingChosen: "No photo was chosen.",
+} as const;
+/**
+ * SPEC section 4: a file dialog closed with nothing chosen is noticed 300 ms after the window has
+ * its focus back. react-dropzone waits exactly this long and cannot be told otherwise; the browser
+ * test holds it to this number.
+ */
+export const FILE_DIALOG_CANCEL_MS = 300;
 
 /** Button and heading texts SPEC.md spells out (product copy, used exactly). */
 export const LABELS = {
@@ -271,7 +285,6 @@ export const CHECKOUT_TTL_SECONDS = 30 * 60;
 export const PAYMENT_CLAIM_STALE_SECONDS = 2 * 60;
 export const SUCCESS_PENDING_MS = 1000;
 export const STOCK_PHOTO_DELAY_MS = 1000;
-export const FILE_DIALOG_CANCEL_MS = 300;
 
 export const CREATE_BOOK_MESSAGES = {
   agreementRequiredTitle: "Agreement Required",
@@ -315,6 +328,7 @@ export const CREATE_BOOK_MESSAGES = {
 
 export const CREATE_BOOK_LABELS = {
   pageTitle: "Create Your Coloring Book",
+  addPhotos: "Add photos: drag and drop or choose files",
   purchase: "Purchase Coloring Book",
   clearAll: "Clear All",
   switchToPremium: "Switch to Premium",
@@ -361,6 +375,8 @@ export const PREVIEW_MESSAGES = {
   uploadErrorTitle: CREATE_BOOK_MESSAGES.uploadErrorTitle,
   uploadToStorageFailed: "Failed to upload file to S3.",
   uploadProcessFailed: "Failed to process upload. Please try again.",
+  uploadCompleteTitle: "Upload Complete",
+  uploadComplete: "Your photo is ready to become a coloring page.",
   conversionErrorTitle: "Conversion Error",
   conversionErrorDefault: "Failed to convert image. Please try again later.",
   convertedTitle: "Image Converted!",

@@ -7,12 +7,21 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { helpHref } from "../../app/components/help-center";
 import { HELP_CATEGORIES } from "../../app/lib/content/help";
-import { FIVE_PHOTOS, fillUkDeliveryAddress, launchChromium, newVisitor, waitForHydration } from "./browser";
+import {
+  FIVE_PHOTOS,
+  SKETCH_TIMEOUT_MS,
+  callApi,
+  fillUkDeliveryAddress,
+  launchChromium,
+  newVisitor,
+  orderedBook,
+  payOnTestCheckout,
+  waitForHydration,
+} from "./browser";
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const WIDTHS = [1280, 375] as const;
@@ -22,8 +31,6 @@ const WCAG_21_A_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
  * that skip a level, and a page without an h1. The issue counted both; they run here too.
  */
 const HEADING_RULES = ["heading-order", "page-has-heading-one"];
-/** The sketch Worker draws the book's five photos (the fewest a standard book is printed with). */
-const SKETCH_TIMEOUT_MS = 240_000;
 
 interface AxeViolation {
   id: string;
@@ -58,50 +65,10 @@ async function visitor(): Promise<Page> {
   return page;
 }
 
-/** The JSON API, as the visitor's browser calls it (its cookie, so the book is its own). */
-async function api<T>(page: Page, method: "GET" | "POST" | "PATCH", url: string, data?: unknown): Promise<T> {
-  const response = await page.request.fetch(url, { method, data });
-  if (!response.ok()) throw new Error(`${method} ${url} answered ${response.status()}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function makeBooks(page: Page) {
-  await page.goto("/");
-  fixture.emptyBookId = (await api<{ id: number }>(page, "POST", "/api/books", { title: "An empty book" })).id;
-  const bookId = (await api<{ id: number }>(page, "POST", "/api/books", { title: "Our Cat", personalMessage: "For Chelsea." })).id;
-  fixture.bookId = bookId;
-  for (const photo of FIVE_PHOTOS) {
-    const upload = await page.request.post(`/api/books/${bookId}/images`, {
-      multipart: { images: { name: path.basename(photo), mimeType: "image/jpeg", buffer: readFileSync(photo) } },
-    });
-    if (!upload.ok()) throw new Error(`upload answered ${upload.status()}: ${await upload.text()}`);
-  }
-  await api(page, "POST", `/api/books/${bookId}/process`);
-  type Image = { id: number; processingStatus: string };
-  const images = () => api<Image[]>(page, "GET", `/api/books/${bookId}/images`);
-  const deadline = Date.now() + SKETCH_TIMEOUT_MS;
-  while (!(await images()).every((image) => image.processingStatus === "completed")) {
-    if (Date.now() > deadline) throw new Error(`the sketch of book ${bookId} was not drawn within ${SKETCH_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-  }
-  for (const image of await images()) await api(page, "PATCH", `/api/images/${image.id}/selection`, { isSelected: true });
-  const address = { country: "UK", zipCode: "SW1Y 4JH" };
-  const { quoteId } = await api<{ quoteId: string }>(page, "POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
-  const deliveryInfo = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", address1: "12 St James's Square", city: "London", ...address };
-  const order = await api<{ id: number }>(page, "POST", "/api/orders", { bookId, quoteId, deliveryInfo, paymentMethod: "card" });
-  const { checkoutUrl } = await api<{ checkoutUrl: string }>(page, "POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" });
-  fixture.checkoutPath = new URL(checkoutUrl, inject("baseUrl")).pathname;
-}
-
-/** Presses Pay on the local test checkout once; where the provider sends the buyer back to. */
+/** Presses Pay once, on the first visit that needs the order paid. */
 async function payOnce(page: Page) {
   if (fixture.paid) return;
-  await page.goto(fixture.checkoutPath);
-  const pay = page.getByRole("button", { name: /^Pay / });
-  await waitForHydration(pay);
-  await pay.click();
-  await page.waitForURL(/\/book\/\d+\/order\?session_id=/);
-  await page.getByRole("heading", { name: "Order Confirmed" }).waitFor();
+  await payOnTestCheckout(page, fixture.checkoutPath);
   const url = new URL(page.url());
   fixture.orderReturnPath = `${url.pathname}${url.search}`;
   fixture.orderNumber = (await page.getByText("Order number").locator("xpath=following-sibling::dd").textContent())!.trim();
@@ -268,7 +235,9 @@ beforeAll(async () => {
   browser = await launchChromium();
   customer = await visitor();
   admin = await visitor();
-  await makeBooks(customer);
+  await customer.goto("/");
+  fixture.emptyBookId = (await callApi<{ id: number }>(customer, "POST", "/api/books", { title: "An empty book" })).id;
+  Object.assign(fixture, await orderedBook(customer));
 }, SKETCH_TIMEOUT_MS + 60_000);
 
 afterAll(async () => {
