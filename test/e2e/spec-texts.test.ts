@@ -63,6 +63,9 @@ async function dropFiles(zone: Locator, files: { name: string; type: string; siz
 }
 
 const feedback = () => page.getByTestId("dropzone-feedback");
+/** SPEC's titles are written out here: the test is that the page uses these very words. */
+const toastSaying = (title: string, text: string) =>
+  page.getByTestId("toast").filter({ hasText: title }).filter({ hasText: text }).first().waitFor();
 const photos = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `photo-${i + 1}.jpg`, type: "image/jpeg", size: 1024 }));
 
 describe("the free preview", () => {
@@ -71,8 +74,7 @@ describe("the free preview", () => {
     const file = page.getByLabel(PREVIEW_LABELS.photoFile);
     await waitForHydration(page.getByRole("button", { name: PREVIEW_LABELS.pickPhoto }));
     await file.setInputFiles(FIVE_PHOTOS[1]);
-    await waitForToast(page, PREVIEW_MESSAGES.uploadCompleteTitle);
-    await waitForToast(page, PREVIEW_MESSAGES.uploadComplete);
+    await toastSaying("Upload Complete", PREVIEW_MESSAGES.uploadComplete);
     expect(await page.getByRole("button", { name: PREVIEW_LABELS.convert }).isEnabled()).toBe(true);
   });
 
@@ -104,8 +106,7 @@ describe("the book's upload page", () => {
     const picker = await emptyBookUploadPage();
     await dropFiles(picker, photos(MAX_PHOTOS_PER_BOOK + 1));
     await feedback().getByText("Too many files", { exact: true }).waitFor();
-    await waitForToast(page, BOOK_PAGE_MESSAGES.tooManyImagesTitle);
-    await waitForToast(page, MESSAGES.tooManyImagesPerBook);
+    await toastSaying(BOOK_PAGE_MESSAGES.tooManyImagesTitle, MESSAGES.tooManyImagesPerBook);
   });
 
   it("says 'Upload Rejected' with the server's reason when the server refuses a photo", async () => {
@@ -114,8 +115,7 @@ describe("the book's upload page", () => {
     await picker.click();
     // A JPEG by its name and type, not by its bytes: the browser lets it through, the server does not.
     await (await chooser).setFiles({ name: "fake.jpg", mimeType: "image/jpeg", buffer: Buffer.from("just some text") });
-    await waitForToast(page, BOOK_PAGE_MESSAGES.uploadRejectedTitle);
-    await waitForToast(page, MESSAGES.unsupportedBookUpload("fake.jpg"));
+    await toastSaying("Upload Rejected", MESSAGES.unsupportedBookUpload("fake.jpg"));
   });
 
   it("notices a file dialog closed with nothing chosen 300 ms after the window has its focus back", async () => {
