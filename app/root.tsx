@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { ToastProvider } from "~/components/toast";
+import { TooltipProvider } from "~/components/tooltip";
 import { ensureBrowserSessionId } from "~/lib/browser-session";
 import { SHOP_NAME, SHOP_TAGLINE } from "~/lib/constants";
 import stylesheet from "~/tailwind.css";
@@ -39,9 +40,11 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="flex min-h-screen flex-col bg-gray-50 text-gray-900 antialiased">
         <ToastProvider>
-          {hasOwnHeader(pathname) ? null : <SiteHeader />}
-          <div className="flex-1">{children}</div>
-          <SiteFooter />
+          <TooltipProvider>
+            {hasOwnHeader(pathname) ? null : <SiteHeader />}
+            <div className="flex-1">{children}</div>
+            <SiteFooter />
+          </TooltipProvider>
         </ToastProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import type { Pricing } from "~/lib/api-client";
 import { BOOK_PAGE_MESSAGES, LABELS } from "~/lib/constants";
 import { formatMoney } from "~/lib/format";
@@ -13,6 +13,7 @@ export interface ConfirmedOrder {
 
 /** Replaces the order form once the order is paid (SPEC section 2, order page). */
 export function OrderConfirmation({ order }: { order: ConfirmedOrder }) {
+  const { pathname, search } = useLocation();
   return (
     <section
       aria-labelledby="order-confirmed-heading"
@@ -44,8 +45,8 @@ export function OrderConfirmation({ order }: { order: ConfirmedOrder }) {
         <Link to={`/orders/${order.orderNumber}`} className={buttonStyles.primary}>
           {LABELS.trackYourOrder}
         </Link>
-        {/* The page of a paid book always shows its confirmation, so "another book" starts a new one. */}
-        <Link to="/create-book" className={buttonStyles.secondary}>
+        {/* SPEC section 2: Create Another Book reloads the page (a document load of this very URL). */}
+        <Link to={`${pathname}${search}`} reloadDocument className={buttonStyles.secondary}>
           {LABELS.createAnotherBook}
         </Link>
       </div>

@@ -135,6 +135,7 @@ function StockPhotoCard({
   disabled?: boolean;
   onAdd: () => void;
 }) {
+  const text = adding ? STOCK_PICKER_TEXT.adding : STOCK_PICKER_TEXT.add;
   return (
     <li className="flex w-44 shrink-0 snap-start flex-col overflow-hidden rounded-xl border border-gray-200 bg-white sm:w-auto">
       <img
@@ -149,17 +150,19 @@ function StockPhotoCard({
         <h3 className="text-sm font-semibold text-gray-900">{photo.title}</h3>
         <p className="text-xs leading-snug text-gray-600">{photo.description}</p>
         <div className="mt-auto pt-2">
-          {/* The name stays "Add Mandala to book" while adding: the same button throughout. */}
           <button
             type="button"
             onClick={onAdd}
             disabled={disabled || adding}
-            aria-label={STOCK_PICKER_TEXT.addNamed(photo.title)}
             aria-busy={adding || undefined}
             className={`${buttonStyles.secondary} w-full px-3 py-1.5`}
           >
             {adding ? <Spinner className="h-4 w-4" /> : null}
-            {adding ? STOCK_PICKER_TEXT.adding : STOCK_PICKER_TEXT.add}
+            <span>
+              {text.before}
+              <span className="sr-only"> {photo.title}</span>
+              {text.after}
+            </span>
           </button>
         </div>
       </div>

@@ -1,10 +1,19 @@
 /**
- * Toasts as SPEC section 9 says: one at a time, 5000 ms by default, destructive for errors,
- * swipe right (more than 50 px) to dismiss, F8 moves focus to the toast region.
+ * Toasts as SPEC section 9 says, on Radix UI's Toast primitive (which brings the F8 hotkey, the
+ * swipe to dismiss, the pause while hovered or focused, and the screen-reader announcement): one
+ * at a time, 5000 ms by default, destructive for errors, swiped right past 50 px to dismiss. A
+ * dismissed toast stays in the list, closed, until SPEC's removal delay has passed.
  */
+import * as ToastPrimitive from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import { TOAST_DURATION_MS } from "~/lib/constants";
-import { isSwipeDismiss, swipeOffset } from "~/lib/ui-timing";
+import {
+  TOAST_DURATION_MS,
+  TOAST_HOTKEY,
+  TOAST_LIMIT,
+  TOAST_REGION_LABEL,
+  TOAST_REMOVE_DELAY_MS,
+  TOAST_SWIPE_THRESHOLD_PX,
+} from "~/lib/constants";
 
 export interface ToastInput {
   title: string;
@@ -14,6 +23,7 @@ export interface ToastInput {
 }
 interface ActiveToast extends ToastInput {
   id: number;
+  open: boolean;
 }
 
 const ToastContext = createContext<(toast: ToastInput) => void>(() => {});
@@ -23,98 +33,71 @@ export function useToast() {
 }
 
 export function ToastProvider({ children }: { children: ReactNode }) {
-  const [active, setActive] = useState<ActiveToast | null>(null);
+  const [toasts, setToasts] = useState<ActiveToast[]>([]);
   const nextId = useRef(1);
+  const removalTimers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+
   const show = useCallback((toast: ToastInput) => {
-    setActive({ ...toast, id: nextId.current++ });
+    setToasts((current) => [{ ...toast, id: nextId.current++, open: true }, ...current].slice(0, TOAST_LIMIT));
   }, []);
-  // Stable, so a re-render of the page does not restart the toast's timer.
-  const dismiss = useCallback(() => setActive(null), []);
+  const dismiss = useCallback((id: number) => {
+    setToasts((current) => current.map((toast) => (toast.id === id ? { ...toast, open: false } : toast)));
+    if (removalTimers.current.has(id)) return;
+    removalTimers.current.set(
+      id,
+      setTimeout(() => {
+        removalTimers.current.delete(id);
+        setToasts((current) => current.filter((toast) => toast.id !== id));
+      }, TOAST_REMOVE_DELAY_MS),
+    );
+  }, []);
+  useEffect(() => {
+    const timers = removalTimers.current;
+    return () => timers.forEach((timer) => clearTimeout(timer));
+  }, []);
+
   return (
     <ToastContext.Provider value={show}>
-      {children}
-      <ToastViewport toast={active} onDismiss={dismiss} />
+      <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={TOAST_SWIPE_THRESHOLD_PX}>
+        {children}
+        {toasts.map((toast) => (
+          <Toast key={toast.id} toast={toast} onDismiss={dismiss} />
+        ))}
+        <ToastPrimitive.Viewport
+          hotkey={[TOAST_HOTKEY]}
+          label={TOAST_REGION_LABEL}
+          // The hotkey focuses this list (Radix names only the region around it): named too, so a
+          // screen reader says where F8 landed.
+          aria-label={TOAST_REGION_LABEL}
+          className="fixed bottom-4 left-4 right-4 z-50 flex flex-col gap-2 outline-none focus-visible:ring-2 focus-visible:ring-brand-600 sm:left-auto sm:w-full sm:max-w-sm"
+        />
+      </ToastPrimitive.Provider>
     </ToastContext.Provider>
   );
 }
 
-function ToastViewport({ toast, onDismiss }: { toast: ActiveToast | null; onDismiss: () => void }) {
-  const regionRef = useRef<HTMLElement>(null);
-  const swipeStartX = useRef<number | null>(null);
-  const [offsetX, setOffsetX] = useState(0);
-
-  useEffect(() => {
-    if (!toast) return;
-    setOffsetX(0);
-    const timer = setTimeout(onDismiss, toast.durationMs ?? TOAST_DURATION_MS);
-    return () => clearTimeout(timer);
-  }, [toast, onDismiss]);
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "F8") return;
-      event.preventDefault();
-      regionRef.current?.focus();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-
-  const destructive = toast?.variant === "destructive";
+function Toast({ toast, onDismiss }: { toast: ActiveToast; onDismiss: (id: number) => void }) {
+  const destructive = toast.variant === "destructive";
   return (
-    // A named region, so F8 lands somewhere a screen reader announces ("Notifications (F8)").
-    <section
-      ref={regionRef}
-      tabIndex={-1}
-      aria-label="Notifications (F8)"
-      className="fixed bottom-4 left-4 right-4 z-50 outline-none focus-visible:ring-2 focus-visible:ring-brand-600 sm:left-auto sm:w-full sm:max-w-sm"
+    <ToastPrimitive.Root
+      open={toast.open}
+      onOpenChange={(open) => {
+        if (!open) onDismiss(toast.id);
+      }}
+      duration={toast.durationMs}
+      // Errors interrupt a screen reader (assertive); other news waits its turn (polite).
+      type={destructive ? "foreground" : "background"}
+      data-testid="toast"
+      // Radix sets the swipe's distance as CSS variables; these classes move the toast with them.
+      className={`relative rounded-lg border p-4 pr-8 shadow-lg outline-none transition-transform focus-visible:ring-2 focus-visible:ring-brand-600 data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-(--radix-toast-swipe-end-x) data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=move]:transition-none ${
+        destructive ? "border-red-600 bg-red-600 text-white" : "border-gray-200 bg-white text-gray-900"
+      }`}
     >
-      <ol className="flex flex-col gap-2">
-        {toast ? (
-          <li
-            key={toast.id}
-            role={destructive ? "alert" : "status"}
-            aria-live={destructive ? "assertive" : "polite"}
-            data-testid="toast"
-            // touch-action pan-y: the browser keeps vertical scrolling but leaves horizontal drags to
-            // us; pointer capture keeps the drag ours when the finger leaves the toast; select-none,
-            // because a drag over selected text becomes a native drag that cancels the pointer.
-            style={{ transform: `translateX(${offsetX}px)`, touchAction: "pan-y" }}
-            onPointerDown={(event) => {
-              if ((event.target as HTMLElement).closest("button")) return;
-              swipeStartX.current = event.clientX;
-              event.currentTarget.setPointerCapture(event.pointerId);
-            }}
-            onPointerMove={(event) => {
-              if (swipeStartX.current !== null) setOffsetX(swipeOffset(swipeStartX.current, event.clientX));
-            }}
-            onPointerUp={(event) => {
-              const startX = swipeStartX.current;
-              swipeStartX.current = null;
-              if (startX !== null && isSwipeDismiss(startX, event.clientX)) onDismiss();
-              else setOffsetX(0);
-            }}
-            onPointerCancel={() => {
-              swipeStartX.current = null;
-              setOffsetX(0);
-            }}
-            className={`relative select-none rounded-lg border p-4 pr-8 shadow-lg transition-transform ${
-              destructive ? "border-red-600 bg-red-600 text-white" : "border-gray-200 bg-white text-gray-900"
-            }`}
-          >
-            <p className="text-sm font-semibold">{toast.title}</p>
-            {toast.description ? <p className="mt-1 text-sm opacity-90">{toast.description}</p> : null}
-            <button
-              type="button"
-              aria-label="Close"
-              onClick={onDismiss}
-              className="absolute right-2 top-2 rounded px-1 text-sm opacity-70 hover:opacity-100"
-            >
-              ×
-            </button>
-          </li>
-        ) : null}
-      </ol>
-    </section>
+      <ToastPrimitive.Title className="text-sm font-semibold">{toast.title}</ToastPrimitive.Title>
+      {toast.description ? <ToastPrimitive.Description className="mt-1 text-sm opacity-90">{toast.description}</ToastPrimitive.Description> : null}
+      <ToastPrimitive.Close aria-label="Close" className="absolute right-2 top-2 rounded px-1 text-sm opacity-70 hover:opacity-100">
+        ×
+      </ToastPrimitive.Close>
+    </ToastPrimitive.Root>
   );
 }

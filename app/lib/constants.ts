@@ -174,6 +174,7 @@ export const BOOK_PAGE_MESSAGES = {
   photosNotLoaded: "Could not load your photos.",
   invalidFileTypeTitle: "Invalid file type",
   tooManyImagesTitle: "Too many images",
+  uploadRejectedTitle: "Upload Rejected",
   paymentSucceededTitle: "Payment successful!",
   paymentSucceededDescription: "Your order has been placed successfully.",
   // SPEC: the remove-image button only shows a message and does not delete.
@@ -194,6 +195,19 @@ export const BOOK_PAGE_MESSAGES = {
   uploadMoreLink: "Upload more photos",
   deselect: (count: number) => `Deselect ${count} ${count === 1 ? "sketch" : "sketches"} to continue.`,
 } as const;
+
+/** The photo drop zones' own words; what they refuse is said by react-dropzone (SPEC section 5). */
+export const DROPZONE_TEXT = {
+  dropHere: "Drop your photos here",
+  chooseFiles: "Choose photos",
+  nothingChosen: "No photo was chosen.",
+} as const;
+/**
+ * SPEC section 4: a file dialog closed with nothing chosen is noticed 300 ms after the window has
+ * its focus back. react-dropzone waits exactly this long and cannot be told otherwise; the browser
+ * test holds it to this number.
+ */
+export const FILE_DIALOG_CANCEL_MS = 300;
 
 /** Button and heading texts SPEC.md spells out (product copy, used exactly). */
 export const LABELS = {
@@ -291,7 +305,6 @@ export const CHECKOUT_TTL_SECONDS = STRIPE_CHECKOUT_MIN_TTL_SECONDS + 5 * 60;
 export const PAYMENT_CLAIM_STALE_SECONDS = 2 * 60;
 export const SUCCESS_PENDING_MS = 1000;
 export const STOCK_PHOTO_DELAY_MS = 1000;
-export const FILE_DIALOG_CANCEL_MS = 300;
 
 export const CREATE_BOOK_MESSAGES = {
   agreementRequiredTitle: "Agreement Required",
@@ -337,6 +350,7 @@ export const CREATE_BOOK_MESSAGES = {
 
 export const CREATE_BOOK_LABELS = {
   pageTitle: "Create Your Coloring Book",
+  addPhotos: "Add photos: drag and drop or choose files",
   purchase: "Purchase Coloring Book",
   clearAll: "Clear All",
   switchToPremium: "Switch to Premium",
@@ -383,6 +397,8 @@ export const PREVIEW_MESSAGES = {
   uploadErrorTitle: CREATE_BOOK_MESSAGES.uploadErrorTitle,
   uploadToStorageFailed: "Failed to upload file to S3.",
   uploadProcessFailed: "Failed to process upload. Please try again.",
+  uploadCompleteTitle: "Upload Complete",
+  uploadComplete: "Your photo is ready to become a coloring page.",
   conversionErrorTitle: "Conversion Error",
   conversionErrorDefault: "Failed to convert image. Please try again later.",
   convertedTitle: "Image Converted!",
@@ -455,6 +471,12 @@ export const TOOLTIP_OPEN_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 /** SPEC section 9: a toast dragged more than 50 px to the right is dismissed. */
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
+/** SPEC section 9: one toast at a time (a new one replaces the one showing), F8 focuses them. */
+export const TOAST_LIMIT = 1;
+export const TOAST_HOTKEY = "F8";
+export const TOAST_REGION_LABEL = `Notifications (${TOAST_HOTKEY})`;
+/** SPEC section 9: a dismissed toast is dropped from the list 1,000,000 ms later. */
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 /** The cheapest book, for "from £19.99" texts. */
 export const LOWEST_BOOK_PRICE = Math.min(...Object.values(PLANS).map((plan) => plan.price));

@@ -46,10 +46,13 @@ export const STOCK_PICKER_TEXT = {
   heading: "No photos to hand? Try one of ours",
   intro: "Add a sample picture to your book to see how it turns out.",
   groupLabels: { coloringPages: "Coloring pages", sketches: "Sketches" } satisfies Record<StockPhotoGroup, string>,
-  add: "Add to book",
-  /** The button's accessible name: eight "Add to book" buttons must be told apart. */
-  addNamed: (title: string) => `Add ${title} to book`,
-  adding: "Adding…",
+  /**
+   * The button reads "Add to book"; the photo's title, there for screen readers only, sits between
+   * the words so eight buttons are told apart ("Add Mandala to book") while every visible word stays
+   * in the button's name (WCAG 2.5.3, label in name).
+   */
+  add: { before: "Add", after: " to book" },
+  adding: { before: "Adding", after: "…" },
   addFailedTitle: "Could not add the stock photo",
   addFailed: (title: string) => `We could not load "${title}". Please check your connection and try again.`,
 } as const;

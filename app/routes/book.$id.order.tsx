@@ -227,7 +227,7 @@ export default function OrderPage() {
                     />
                     <span>
                       <span className="block text-sm font-medium text-gray-900">{option.label}</span>
-                      <span className="block text-xs text-gray-500">{option.note}</span>
+                      <span className="block text-xs text-gray-600">{option.note}</span>
                     </span>
                   </label>
                 ))}

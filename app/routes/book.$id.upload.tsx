@@ -9,7 +9,7 @@ import { ImageDropzone } from "~/components/image-dropzone";
 import { ProgressBar, useFakeProgress } from "~/components/progress-bar";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
-import { apiErrorMessage, listBookImages, startBookProcessing, uploadBookImages, type ImageDto } from "~/lib/api-client";
+import { ApiError, apiErrorMessage, listBookImages, startBookProcessing, uploadBookImages, type ImageDto } from "~/lib/api-client";
 import { BOOK_PAGE_MESSAGES, LABELS, MAX_PHOTOS_PER_BOOK, MESSAGES, SHOP_NAME } from "~/lib/constants";
 import { formatBytes } from "~/lib/format";
 import { loadVisitorBook } from "~/server/book-pages.server";
@@ -22,6 +22,9 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 }
 
 const ACCEPT = { "image/jpeg": [".jpg", ".jpeg"], "image/png": [".png"], "image/webp": [".webp"] };
+/** 4xx but a timeout or a rate limit: the request was understood and the photo refused. */
+const isRefusal = (error: unknown) =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
 /** Let a finished bar show 100% for a moment before it goes away. */
 const PROGRESS_LINGER_MS = 800;
 
@@ -52,6 +55,12 @@ export default function UploadPage() {
   }, [book.id]);
 
   async function onDrop(accepted: File[], rejected: FileRejection[]) {
+    const existing = images?.length ?? book.imageCount;
+    const overLimit = rejected.some((r) => r.errors.some((e) => e.code === "too-many-files"));
+    if (overLimit || existing + accepted.length > MAX_PHOTOS_PER_BOOK) {
+      toast({ title: BOOK_PAGE_MESSAGES.tooManyImagesTitle, description: MESSAGES.tooManyImagesPerBook, variant: "destructive" });
+      return;
+    }
     if (rejected.length > 0) {
       toast({
         title: BOOK_PAGE_MESSAGES.invalidFileTypeTitle,
@@ -60,11 +69,6 @@ export default function UploadPage() {
       });
     }
     if (accepted.length === 0) return;
-    const existing = images?.length ?? book.imageCount;
-    if (existing + accepted.length > MAX_PHOTOS_PER_BOOK) {
-      toast({ title: BOOK_PAGE_MESSAGES.tooManyImagesTitle, description: MESSAGES.tooManyImagesPerBook, variant: "destructive" });
-      return;
-    }
 
     upload.start();
     // One request per file: a phone never sends one giant body, and a failure loses one photo, not all.
@@ -77,7 +81,10 @@ export default function UploadPage() {
         upload.reset();
         setUploadingName(null);
         const fallback = error instanceof Error ? error.message : MESSAGES.uploadFailed;
-        toast({ title: MESSAGES.uploadFailed, description: apiErrorMessage(error, fallback), variant: "destructive" });
+        // The server refusing this photo (not an image, too many pixels) is the photo's fault and
+        // worth saying so; anything else (offline, busy, a server error) may work on a retry.
+        const title = isRefusal(error) ? BOOK_PAGE_MESSAGES.uploadRejectedTitle : MESSAGES.uploadFailed;
+        toast({ title, description: apiErrorMessage(error, fallback), variant: "destructive" });
         return;
       }
     }
@@ -134,6 +141,7 @@ export default function UploadPage() {
               accept={ACCEPT}
               onDrop={onDrop}
               disabled={uploading}
+              maxFiles={MAX_PHOTOS_PER_BOOK}
               title="Drag & drop photos here, or click to choose"
               hint={`JPG, PNG or WebP · up to ${MAX_PHOTOS_PER_BOOK} photos per book`}
               footnote={MESSAGES.noSizeLimit}

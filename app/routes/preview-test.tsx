@@ -109,6 +109,7 @@ export default function PreviewTestPage() {
       setPhoto((current) => current && { ...current, width: uploaded.width, height: uploaded.height });
       setUploadKey(uploaded.key);
       setStage("uploaded");
+      toast({ title: PREVIEW_MESSAGES.uploadCompleteTitle, description: PREVIEW_MESSAGES.uploadComplete });
     } catch (error) {
       toast({
         title: PREVIEW_MESSAGES.uploadErrorTitle,

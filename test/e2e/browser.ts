@@ -3,7 +3,7 @@
  * visitor (own cookies and storage) against the `wrangler dev` of global-setup.ts, screenshots
  * into test-results/e2e/ for a human to look at, and toasts found by their text.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
 import { inject } from "vitest";
@@ -70,4 +70,53 @@ export async function fillUkDeliveryAddress(page: Page): Promise<void> {
   await page.getByLabel("City").fill("London");
   await page.getByLabel("ZIP code").fill("SW1Y 4JH");
   await page.getByLabel("Country").selectOption("UK");
+}
+
+/** The JSON API, as the visitor's browser calls it (its cookie, so what it makes is its own). */
+export async function callApi<T>(page: Page, method: "GET" | "POST" | "PATCH", url: string, data?: unknown): Promise<T> {
+  const response = await page.request.fetch(url, { method, data });
+  if (!response.ok()) throw new Error(`${method} ${url} answered ${response.status()}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** The sketch Worker draws five photos within this on a busy machine. */
+export const SKETCH_TIMEOUT_MS = 240_000;
+
+/**
+ * A book made through the API as the pages would make it: FIVE_PHOTOS uploaded and drawn, all
+ * selected, a UK quote, an order, and its payment opened (not paid) on the local test checkout.
+ */
+export async function orderedBook(page: Page, title = "Our Cat"): Promise<{ bookId: number; checkoutPath: string }> {
+  const bookId = (await callApi<{ id: number }>(page, "POST", "/api/books", { title, personalMessage: "For Chelsea." })).id;
+  for (const photo of FIVE_PHOTOS) {
+    const upload = await page.request.post(`/api/books/${bookId}/images`, {
+      multipart: { images: { name: path.basename(photo), mimeType: "image/jpeg", buffer: readFileSync(photo) } },
+    });
+    if (!upload.ok()) throw new Error(`upload answered ${upload.status()}: ${await upload.text()}`);
+  }
+  await callApi(page, "POST", `/api/books/${bookId}/process`);
+  type Image = { id: number; processingStatus: string };
+  const images = () => callApi<Image[]>(page, "GET", `/api/books/${bookId}/images`);
+  const deadline = Date.now() + SKETCH_TIMEOUT_MS;
+  while (!(await images()).every((image) => image.processingStatus === "completed")) {
+    if (Date.now() > deadline) throw new Error(`the sketches of book ${bookId} were not drawn within ${SKETCH_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  for (const image of await images()) await callApi(page, "PATCH", `/api/images/${image.id}/selection`, { isSelected: true });
+  const address = { country: "UK", zipCode: "SW1Y 4JH" };
+  const { quoteId } = await callApi<{ quoteId: string }>(page, "POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
+  const deliveryInfo = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", address1: "12 St James's Square", city: "London", ...address };
+  const order = await callApi<{ id: number }>(page, "POST", "/api/orders", { bookId, quoteId, deliveryInfo, paymentMethod: "card" });
+  const { checkoutUrl } = await callApi<{ checkoutUrl: string }>(page, "POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" });
+  return { bookId, checkoutPath: new URL(checkoutUrl, inject("baseUrl")).pathname };
+}
+
+/** Presses Pay on the local test checkout; the page is left on the order's confirmation. */
+export async function payOnTestCheckout(page: Page, checkoutPath: string): Promise<void> {
+  await page.goto(checkoutPath);
+  const pay = page.getByRole("button", { name: /^Pay / });
+  await waitForHydration(pay);
+  await pay.click();
+  await page.waitForURL(/\/book\/\d+\/order\?session_id=/);
+  await page.getByRole("heading", { name: "Order Confirmed" }).waitFor();
 }

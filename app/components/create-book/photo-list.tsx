@@ -4,10 +4,9 @@
  * photo leaves the list.
  */
 import { useEffect, useMemo } from "react";
-import { useDropzone, type FileRejection } from "react-dropzone";
-import { CREATE_BOOK_LABELS, MAX_PHOTOS_PER_BOOK } from "~/lib/constants";
+import { CREATE_BOOK_LABELS, MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "~/lib/constants";
 import { formatBytes } from "~/lib/format";
-import { UploadIcon } from "../icons";
+import { ImageDropzone } from "../image-dropzone";
 
 /** The picker offers SPEC's five types; files of other types still arrive and get a message. */
 const PICKER_ACCEPT = {
@@ -33,13 +32,6 @@ interface PhotoListProps {
 }
 
 export function PhotoList({ photos, onAdd, onRemove, onClear, disabled, requiredRange }: PhotoListProps) {
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
-    accept: PICKER_ACCEPT,
-    disabled,
-    multiple: true,
-    // Our own rules (photo-selection.ts) decide and explain; the drop zone refuses nothing itself.
-    onDrop: (accepted: File[], rejected: FileRejection[]) => onAdd([...accepted, ...rejected.map((r) => r.file)]),
-  });
   const previews = useMemo(() => photos.map((photo) => ({ ...photo, url: URL.createObjectURL(photo.file) })), [photos]);
   useEffect(() => () => previews.forEach((preview) => URL.revokeObjectURL(preview.url)), [previews]);
 
@@ -64,16 +56,19 @@ export function PhotoList({ photos, onAdd, onRemove, onClear, disabled, required
       </div>
       <p className="mt-1 text-sm text-gray-600">Your book needs {requiredRange} photos. Each becomes one coloring page.</p>
 
-      <div
-        {...getRootProps({ role: "button", "aria-label": "Add photos: drag and drop or choose files", "aria-disabled": disabled || undefined })}
-        className={`mt-4 flex cursor-pointer flex-col items-center justify-center rounded-xl border-2 border-dashed px-4 py-8 text-center transition focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${
-          disabled ? "cursor-not-allowed opacity-60" : isDragActive ? "border-brand-500 bg-brand-50" : "border-gray-300 hover:border-brand-500 hover:bg-brand-50/40"
-        }`}
-      >
-        <input {...getInputProps({ "aria-label": "Choose photos" })} />
-        <UploadIcon className="h-8 w-8 text-brand-600" />
-        <p className="mt-2 font-semibold text-gray-900">{isDragActive ? "Drop your photos here" : "Drag & drop photos here, or click to choose"}</p>
-        <p className="mt-1 text-xs text-gray-500">JPG, PNG, GIF, BMP or WebP, up to 15 MB each, {MAX_PHOTOS_PER_BOOK} in all</p>
+      <div className="mt-4">
+        <ImageDropzone
+          compact
+          accept={PICKER_ACCEPT}
+          disabled={disabled}
+          maxFiles={MAX_PHOTOS_PER_BOOK}
+          maxSize={MAX_UPLOAD_BYTES}
+          // The zone says what it refused; our own rules (photo-selection.ts) decide what is added
+          // and explain it in a toast, so refused files are passed on too.
+          onDrop={(accepted, rejected) => onAdd([...accepted, ...rejected.map((r) => r.file)])}
+          title={CREATE_BOOK_LABELS.addPhotos}
+          hint={`JPG, PNG, GIF, BMP or WebP, up to 15 MB each, ${MAX_PHOTOS_PER_BOOK} in all`}
+        />
       </div>
 
       {previews.length > 0 ? (

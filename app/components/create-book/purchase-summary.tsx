@@ -74,10 +74,11 @@ export function PurchaseSummary({ plan, photoCount, quantity, onQuantity, onSwit
           <dt>Total</dt>
           <dd data-testid="summary-total">{formatMoney(pricing.total, pricing.currency)}</dd>
         </div>
-        <p className="text-right text-xs text-gray-500">
-          {formatMoney(pricing.unitPrice, pricing.currency)} × {quantity}
-        </p>
       </dl>
+      {/* Outside the list: a <dl> holds only term and definition groups. */}
+      <p className="mt-2 text-right text-xs text-gray-500">
+        {formatMoney(pricing.unitPrice, pricing.currency)} × {quantity}
+      </p>
     </section>
   );
 }
