@@ -3,7 +3,7 @@
  * the `Cf-Access-Jwt-Assertion` header (RS256, keys at https://<team>/cdn-cgi/access/certs).
  * We verify it ourselves, so a request that reaches the Worker some other way (workers.dev, a
  * misconfigured route, a forged header) is refused. The checking is jose's (createRemoteJWKSet,
- * jwtVerify), as in Cloudflare's own Access documentation for Workers: decision 018.
+ * jwtVerify), as in Cloudflare's own Access documentation for Workers: decision 020.
  */
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 
