@@ -104,6 +104,11 @@ async function deliver(type: string, session: Record<string, unknown>) {
   return ((await response.json()) as { outcome: string }).outcome;
 }
 
+/** Opens the order's Stripe checkout on the fake and answers the Checkout Session's id. */
+async function openStripeSession(orderId: number, fake: FakeStripe): Promise<string> {
+  return (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+}
+
 describe("the pages an order pays for", () => {
   it("are recorded when its checkout opens: each selected photo, its level and the sketch it prints", async () => {
     const visitor = new Visitor();
@@ -227,7 +232,7 @@ describe("Cancel on the checkout", () => {
     const { bookId, quoteId } = await drawnBook(visitor, 5);
     const orderId = await placeOrder(visitor, bookId, quoteId);
     const fake = new FakeStripe();
-    const sessionId = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    const sessionId = await openStripeSession(orderId, fake);
     expect((await visitor.upload(bookId, [fakeJpeg("locked.jpg")])).status).toBe(409);
 
     expect(await cancelAtStripe(orderId, fake)).toBe("released");
@@ -244,7 +249,7 @@ describe("Cancel on the checkout", () => {
     const { bookId, quoteId } = await drawnBook(visitor, 5);
     const orderId = await placeOrder(visitor, bookId, quoteId);
     const fake = new FakeStripe();
-    const sessionId = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    const sessionId = await openStripeSession(orderId, fake);
     const paid = fake.complete(sessionId);
 
     expect(await cancelAtStripe(orderId, fake)).toBe("completed");
@@ -274,7 +279,7 @@ describe("Cancel on the checkout", () => {
     await payWithStripe(await loadOrder(orderId), fake);
     const firstLink = new URL(fake.creates.at(-1)!.form.get("cancel_url")!);
     expect(await cancelAtStripe(orderId, fake)).toBe("released");
-    const secondSession = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    const secondSession = await openStripeSession(orderId, fake);
 
     const ctx = { env: stripeEnv, db, origin: "https://shop.example", fetchFn: fake.fetch };
     expect(await cancelCheckout(ctx, await loadOrder(orderId), Number(firstLink.searchParams.get("attempt")))).toBe("unchanged");
@@ -348,13 +353,13 @@ describe("a payment that no longer matches", () => {
     const { bookId, quoteId } = await drawnBook(visitor, 5);
     const orderId = await placeOrder(visitor, bookId, quoteId);
     const fake = new FakeStripe();
-    const firstSession = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    const firstSession = await openStripeSession(orderId, fake);
     // That checkout closed by our clock; the buyer swapped a photo (same count, same price) and paid again.
     await dbRun("UPDATE orders SET payment_expires_at = unixepoch() - 1 WHERE id = ?", orderId);
     const [first, , , , , spare] = await imagesOf(bookId);
     await visitor.send("PATCH", `/api/images/${first.id}/selection`, { isSelected: false });
     await visitor.send("PATCH", `/api/images/${spare.id}/selection`, { isSelected: true });
-    const secondSession = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    const secondSession = await openStripeSession(orderId, fake);
     expect(secondSession).not.toBe(firstSession);
 
     // The first checkout's money arrives late: it paid for the old pages.
@@ -372,7 +377,7 @@ describe("a payment that no longer matches", () => {
     const { bookId, quoteId } = await drawnBook(visitor, 5);
     const orderId = await placeOrder(visitor, bookId, quoteId);
     const fake = new FakeStripe();
-    const sessionId = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    const sessionId = await openStripeSession(orderId, fake);
     const session = fake.complete(sessionId);
     expect(await deliver("checkout.session.completed", { ...session, amount_total: session.amount_total - 1 })).toBe("amount-mismatch");
     const review = paymentsToReview(await deskHtml());
@@ -387,7 +392,7 @@ describe("a book paid twice", () => {
     const { bookId, quoteId } = await drawnBook(visitor, 5);
     const orderId = await placeOrder(visitor, bookId, quoteId);
     const fake = new FakeStripe();
-    const sessionId = (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
+    const sessionId = await openStripeSession(orderId, fake);
     const paid = fake.complete(sessionId);
     expect(await deliver("checkout.session.completed", paid)).toBe("paid");
 
