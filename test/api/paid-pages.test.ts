@@ -104,6 +104,16 @@ async function deliver(type: string, session: Record<string, unknown>) {
   return ((await response.json()) as { outcome: string }).outcome;
 }
 
+/** A visitor's drawn five-page book, ordered, with its Stripe checkout open on a fresh fake. */
+async function openStripeCheckout() {
+  const visitor = new Visitor();
+  const { bookId, quoteId } = await drawnBook(visitor, 5);
+  const orderId = await placeOrder(visitor, bookId, quoteId);
+  const fake = new FakeStripe();
+  const sessionId = await openStripeSession(orderId, fake);
+  return { visitor, bookId, orderId, fake, sessionId };
+}
+
 /** Opens the order's Stripe checkout on the fake and answers the Checkout Session's id. */
 async function openStripeSession(orderId: number, fake: FakeStripe): Promise<string> {
   return (await payWithStripe(await loadOrder(orderId), fake)).checkoutUrl!.split("/").at(-1)!;
@@ -228,11 +238,7 @@ describe("Cancel on the checkout", () => {
   });
 
   it("after Cancel on Stripe's page, the book's pages can be changed at once: the session is expired at Stripe", async () => {
-    const visitor = new Visitor();
-    const { bookId, quoteId } = await drawnBook(visitor, 5);
-    const orderId = await placeOrder(visitor, bookId, quoteId);
-    const fake = new FakeStripe();
-    const sessionId = await openStripeSession(orderId, fake);
+    const { visitor, bookId, orderId, fake, sessionId } = await openStripeCheckout();
     expect((await visitor.upload(bookId, [fakeJpeg("locked.jpg")])).status).toBe(409);
 
     expect(await cancelAtStripe(orderId, fake)).toBe("released");
@@ -245,11 +251,7 @@ describe("Cancel on the checkout", () => {
   });
 
   it("does not release a Stripe session that was completed before the Cancel: its confirmation pays the order", async () => {
-    const visitor = new Visitor();
-    const { bookId, quoteId } = await drawnBook(visitor, 5);
-    const orderId = await placeOrder(visitor, bookId, quoteId);
-    const fake = new FakeStripe();
-    const sessionId = await openStripeSession(orderId, fake);
+    const { visitor, bookId, orderId, fake, sessionId } = await openStripeCheckout();
     const paid = fake.complete(sessionId);
 
     expect(await cancelAtStripe(orderId, fake)).toBe("completed");
@@ -373,11 +375,7 @@ describe("a payment that no longer matches", () => {
   });
 
   it("is listed on the desk when its amount differs from the order", async () => {
-    const visitor = new Visitor();
-    const { bookId, quoteId } = await drawnBook(visitor, 5);
-    const orderId = await placeOrder(visitor, bookId, quoteId);
-    const fake = new FakeStripe();
-    const sessionId = await openStripeSession(orderId, fake);
+    const { fake, sessionId } = await openStripeCheckout();
     const session = fake.complete(sessionId);
     expect(await deliver("checkout.session.completed", { ...session, amount_total: session.amount_total - 1 })).toBe("amount-mismatch");
     const review = paymentsToReview(await deskHtml());
@@ -388,11 +386,7 @@ describe("a payment that no longer matches", () => {
 
 describe("a book paid twice", () => {
   it("lists the second payment on the desk once, to refund, and Mark refunded records it once", async () => {
-    const visitor = new Visitor();
-    const { bookId, quoteId } = await drawnBook(visitor, 5);
-    const orderId = await placeOrder(visitor, bookId, quoteId);
-    const fake = new FakeStripe();
-    const sessionId = await openStripeSession(orderId, fake);
+    const { orderId, fake, sessionId } = await openStripeCheckout();
     const paid = fake.complete(sessionId);
     expect(await deliver("checkout.session.completed", paid)).toBe("paid");
 
