@@ -10,18 +10,8 @@
 //
 // A script, not a test: its figures depend on the machine. It exits 1 when anything was lost or
 // any answer was a 5xx, so it can gate a release by hand.
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { loadFixturePhotos } from "../scripts/fixture-photos.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const PHOTOS = [
-  "test/fixtures/photos/astronaut.jpg",
-  "test/fixtures/photos/chelsea.jpg",
-  "test/fixtures/photos/coffee.jpg",
-  "test/fixtures/images/chelsea-444-baseline.jpg",
-  "test/fixtures/images/coffee-420-baseline.jpg",
-];
 const DELIVERY = {
   firstName: "Load",
   lastName: "Tester",
@@ -169,9 +159,7 @@ function row(label, list) {
 }
 
 async function main() {
-  const photos = await Promise.all(
-    PHOTOS.map(async (file) => ({ name: path.basename(file), bytes: new Uint8Array(await readFile(path.join(ROOT, file))) })),
-  );
+  const photos = await loadFixturePhotos();
   try {
     await fetch(base);
   } catch {

@@ -2,8 +2,9 @@
 // (a new process group and an empty local state directory each time), and from the moment its
 // port first answers keeps it busy for a while the way a developer's browser would: pages,
 // statistics, the page's own scripts, and books with many photos uploaded at once (the first
-// one, 50 photos, as soon as `/` answers). Counts the answers that betray a Worker reloading
-// under a request: 503 ("Your worker restarted mid-request"), connections reset or closed
+// one, 50 photos, as soon as `/` answers) and then processed (POST /api/books/{id}/process, so
+// the sketch Worker draws during the first minute). Counts the answers that betray a Worker
+// reloading under a request: 503 ("Your worker restarted mid-request"), connections reset or closed
 // mid-answer, refused after the port had answered; other 5xx and 404s of the page's own
 // scripts are counted beside them. Exits 1 unless every count that matters is 0.
 //
@@ -13,11 +14,12 @@
 // A script, not a test: a run takes a couple of minutes and depends on the machine's load.
 // Each run's dev output goes to test-results/dev-start-check/run-N.log.
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadFixturePhotos } from "./fixture-photos.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LOG_DIR = path.join(ROOT, "test-results", "dev-start-check");
@@ -38,15 +40,19 @@ const STOP_GRACE_MS = 10_000;
 const UPLOAD_EVERY_MS = 4000;
 const FIRST_UPLOAD_PHOTOS = 50;
 const LATER_UPLOAD_PHOTOS = 12;
-const PHOTOS = [
-  "test/fixtures/photos/astronaut.jpg",
-  "test/fixtures/photos/chelsea.jpg",
-  "test/fixtures/photos/coffee.jpg",
-  "test/fixtures/images/chelsea-444-baseline.jpg",
-  "test/fixtures/images/coffee-420-baseline.jpg",
-].map((file) => ({ name: path.basename(file), bytes: readFileSync(path.join(ROOT, file)) }));
+const PHOTOS = await loadFixturePhotos();
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What a failed fetch was: a socket error's code (ECONNRESET, ...), else the error's name. A
+ * request's own timeout is a DOMException "TimeoutError" whose legacy `code` is the number 23:
+ * read by its name, or a slow answer would count as a reset.
+ */
+function failureCode(error) {
+  if (error?.name === "TimeoutError") return "TimeoutError";
+  return error?.cause?.code ?? error?.code ?? error?.name;
+}
 
 /** A connection dropped under a request: what a Worker reloading mid-answer looks like from outside. */
 const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "ECONNABORTED"]);
@@ -78,7 +84,7 @@ async function hit(counts, label, pathname, init = {}, { asset = false, timeoutM
     } else counts.ok++;
     return { response, body };
   } catch (error) {
-    const code = error?.cause?.code ?? error?.code ?? error?.name;
+    const code = failureCode(error);
     if (code === "TimeoutError") counts.timeouts++;
     else if (code === "ECONNREFUSED") counts.refused++;
     else counts.resets++;
@@ -106,10 +112,11 @@ async function waitForFirstAnswer(child, counts) {
       } else counts.ok++;
       return response.status < 400 ? await response.text() : "";
     } catch (error) {
-      const code = error?.cause?.code ?? error?.code ?? error?.name;
+      const code = failureCode(error);
       if (code !== "ECONNREFUSED") {
         counts.requests++;
-        counts.resets++;
+        if (code === "TimeoutError") counts.timeouts++;
+        else counts.resets++;
         counts.samples.push(`first GET /: ${code}`);
         return "";
       }
@@ -119,7 +126,10 @@ async function waitForFirstAnswer(child, counts) {
   throw new Error(`npm run dev did not answer at ${base} within ${START_TIMEOUT_MS / 1000} s`);
 }
 
-/** A visitor with its own cookie: creates a book and uploads `photoCount` photos in one request. */
+/**
+ * A visitor with its own cookie: creates a book, uploads `photoCount` photos in one request and
+ * asks for them to be processed (so the sketch Worker is busy from the first minute on).
+ */
 async function uploadBook(counts, photoCount) {
   let cookie = null;
   const remember = (result) => {
@@ -139,10 +149,17 @@ async function uploadBook(counts, photoCount) {
     const photo = PHOTOS[i % PHOTOS.length];
     form.append("images", new Blob([photo.bytes], { type: "image/jpeg" }), `${i}-${photo.name}`);
   }
-  await hit(counts, `POST ${photoCount} photos`, `/api/books/${id}/images`, {
+  const uploaded = await hit(counts, `POST ${photoCount} photos`, `/api/books/${id}/images`, {
     method: "POST",
     headers: { Accept: "application/json", Origin: base, ...(cookie ? { Cookie: cookie } : {}) },
     body: form,
+  });
+  remember(uploaded);
+  if (uploaded?.response.status !== 201) return;
+  // Then has them drawn, as the upload page does: a bodyless POST while the sketch Worker works.
+  await hit(counts, "POST process", `/api/books/${id}/process`, {
+    method: "POST",
+    headers: { Accept: "application/json", Origin: base, ...(cookie ? { Cookie: cookie } : {}) },
   });
 }
 

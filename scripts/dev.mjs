@@ -6,18 +6,31 @@
 // serving reloaded several times under the first requests ("503 Your worker restarted
 // mid-request", the page's scripts 404). Started after it, wrangler's first answer is the settled
 // app. scripts/dev-start-check.mjs counts what ten fresh starts answer.
+//
+// wrangler runs with scripts/dev-relay.mjs preloaded: a relay between wrangler's ProxyWorker and
+// the Workers' runtime, because that hop's pooled keep-alive connections race the runtime's 5 s
+// idle close and POSTs came back "503 Your worker restarted mid-request" under `npm run load`
+// (the file says why and how).
 import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { LOCAL_STATE_DIR } from "./local-state.mjs";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** wrangler's launcher; it starts wrangler-dist/cli.js with our Node flags (so with the preload). */
+const WRANGLER_BIN = path.join(path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+const RELAY = pathToFileURL(path.join(HERE, "dev-relay.mjs")).href;
 
 const port = process.env.PORT || "8787";
 const children = [];
 /** `remix watch` says this when a build is written (it says "Rebuilt" for the first one too). */
 const BUILD_DONE = /💿 (Re)?[Bb]uilt in /;
 
-function run(command, args, { pipeStdout = false } = {}) {
+function run(command, args, { pipeStdout = false, env = {} } = {}) {
   const child = spawn(command, args, {
     stdio: ["inherit", pipeStdout ? "pipe" : "inherit", "inherit"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", ...env },
   });
   children.push(child);
   child.on("exit", (code) => {
@@ -28,8 +41,9 @@ function run(command, args, { pipeStdout = false } = {}) {
 }
 
 function startWrangler() {
-  run("npx", [
-    "wrangler", "dev",
+  run(process.execPath, [
+    "--import", RELAY,
+    WRANGLER_BIN, "dev",
     "-c", "wrangler.toml",
     "-c", "workers/sketch/wrangler.toml",
     "--port", port,
@@ -46,7 +60,7 @@ function startWrangler() {
     "--var", `PUBLIC_ORIGIN:http://localhost:${port}`,
     "--persist-to", LOCAL_STATE_DIR,
     "--show-interactive-dev-session=false",
-  ]);
+  ], { env: { DEV_PUBLIC_PORT: port } });
 }
 
 const remix = run("npx", ["remix", "watch"], { pipeStdout: true });
