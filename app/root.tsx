@@ -7,7 +7,7 @@ import { SiteHeader } from "~/components/site-header";
 import { ToastProvider } from "~/components/toast";
 import { TooltipProvider } from "~/components/tooltip";
 import { ensureBrowserSessionId } from "~/lib/browser-session";
-import { SHOP_NAME, SHOP_TAGLINE } from "~/lib/constants";
+import { SHOP_NAME, SHOP_TAGLINE } from "~/lib/customer-copy";
 import stylesheet from "~/tailwind.css";
 import { useCspNonce } from "~/components/csp-nonce";
 

@@ -29,7 +29,7 @@ const entry = join(out, "jpeg-current-entry.mjs");
 writeFileSync(
   entry,
   `export * from ${JSON.stringify(join(root, "workers", "sketch", "jpeg", "decode-luma.ts"))};\n` +
-    `export { PRINT_LONG_EDGE_PX } from ${JSON.stringify(join(root, "app", "lib", "constants.ts"))};\n`,
+    `export { PRINT_LONG_EDGE_PX } from ${JSON.stringify(join(root, "app", "core", "engine-limits.ts"))};\n`,
 );
 const current = await bundle(entry, join(out, "jpeg-current.mjs"));
 let reference = null;
@@ -38,7 +38,7 @@ if (ref) {
   // The decoder's folder (and what it imports) as of that commit, in a scratch copy of the tree
   // outside the project (tsc would check it as part of bench/).
   const scratch = join(tmpdir(), `jpeg-decode-ref-${process.pid}`);
-  for (const path of ["workers/sketch/jpeg/decode-luma.ts", "workers/sketch/jpeg/huffman.ts", "workers/sketch/jpeg/idct.ts", "workers/sketch/errors.ts", "app/lib/constants.ts"]) {
+  for (const path of ["workers/sketch/jpeg/decode-luma.ts", "workers/sketch/jpeg/huffman.ts", "workers/sketch/jpeg/idct.ts", "workers/sketch/errors.ts", "app/lib/constants.ts", "app/core/engine-limits.ts", "app/core/engine-messages.ts"]) {
     mkdirSync(dirname(join(scratch, path)), { recursive: true });
     let text = "";
     try {

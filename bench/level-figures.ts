@@ -4,7 +4,7 @@
  * (measure.ts), its regions, how much of it the next finer level keeps, and what a level change
  * costs the Worker once the photo's regions are stored.
  */
-import { type DetailLevel } from "../app/lib/constants";
+import { type DetailLevel } from "../app/core/engine-limits";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { regionCountAt, type GrayPlane } from "../workers/sketch/kernel";
 import { edgePrecision, measureLines } from "../workers/sketch/line-measure";

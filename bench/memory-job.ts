@@ -8,7 +8,7 @@ import encodeJpeg, { init as initJpegEncoder } from "@jsquash/jpeg/encode";
 import decodeJpeg, { init as initJpegDecoder } from "@jsquash/jpeg/decode";
 import jpegEncoderWasm from "../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
 import jpegDecoderWasm from "../node_modules/@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm";
-import { DEFAULT_DETAIL_LEVEL } from "../app/lib/constants";
+import { DEFAULT_DETAIL_LEVEL } from "../app/core/engine-limits";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { decodeToGray, photoRegions, renderLevel } from "../workers/sketch/pipeline";
 import { packRegions } from "../workers/sketch/stored-regions";

@@ -11,7 +11,8 @@ Prints JSON, best of `repeats` runs each:
                   the tone curve as a LUT;
                 - edge maps (edge-map.ts): blur by hypot(smoothingMm x px/mm, noise x 0.15), Sobel
                   magnitude / 4 = the flood map; its surround (blur by surroundSigmaMm), saliency =
-                  max(0, magnitude - surroundSuppression x surround); both in quarter grey levels;
+                  max(0, magnitude - surroundSuppression x surround), faded under visibleStep
+                  as edge-map.ts fades it; both in quarter grey levels;
                   the blurs are ours' three stacked boxes, by cv2.blur;
                 - watershed basins: the flood map's regional minima (erode, connectedComponents)
                   as markers for cv2.watershed, its lines given to a neighbouring basin;
@@ -104,7 +105,7 @@ def sample_step(grey):
 def read_tuning():
     """workers/sketch/kernel/regions/tuning.ts, REGION_TUNING and LEVEL_REGIONS, read from the file
     (its numbers still move, and the mirror should follow them); these values if it cannot be read."""
-    tuning = {"analysisLongEdge": 1100, "smoothingMm": 0.35, "noiseSmoothing": 0.15, "surroundSigmaMm": 2.5, "surroundSuppression": 1, "arcSmoothingPx": 2.2}
+    tuning = {"analysisLongEdge": 1100, "smoothingMm": 0.35, "noiseSmoothing": 0.15, "surroundSigmaMm": 2.5, "surroundSuppression": 1, "visibleStep": 12, "arcSmoothingPx": 2.2}
     levels = {
         "detailed": {"minAreaCm2": 0.1, "maxSaliency": 5, "lineWidthMm": 0.4},
         "standard": {"minAreaCm2": 0.25, "maxSaliency": 8, "lineWidthMm": 0.5},
@@ -129,6 +130,8 @@ SMOOTHING_MM = TUNING["smoothingMm"]
 NOISE_SMOOTHING = TUNING["noiseSmoothing"]
 SURROUND_SIGMA_MM = TUNING["surroundSigmaMm"]
 SURROUND_SUPPRESSION = TUNING["surroundSuppression"]
+VISIBLE_STEP = TUNING["visibleStep"]
+CLEAR_PHOTO_EDGE_STEPS = 2  # regions/index.ts
 ARC_SMOOTHING_PX = TUNING["arcSmoothingPx"]
 PRINT_LONG_EDGE_MM = PRINT_LONG_EDGE / 300 * 25.4  # 279.4
 # Finest first, the order the merge phases run in: (name, min area cm², max saliency, line width mm).
@@ -181,7 +184,16 @@ def edge_maps(grey, noise, px_per_mm):
     magnitude[0], magnitude[-1] = magnitude[1], magnitude[-2]
     surround = blur(magnitude, SURROUND_SIGMA_MM * px_per_mm)
     saliency = cv2.max(magnitude - SURROUND_SUPPRESSION * surround, 0.0)
-    return quantised(magnitude), quantised(saliency)
+    flood = quantised(magnitude)
+    # The strongest 0.5 % of the pixels, and the faint-edge gate it sets (edge-map.ts).
+    counts = np.bincount(flood.ravel(), minlength=STRENGTH_LEVELS)
+    above = np.cumsum(counts[::-1])
+    strongest = (STRENGTH_LEVELS - 1 - int(np.argmax(above >= flood.size * 0.005))) / STEPS_PER_GREY_LEVEL
+    visible = VISIBLE_STEP * min(1.0, max(0.0, (strongest - VISIBLE_STEP) / VISIBLE_STEP)) if VISIBLE_STEP > 0 else 0.0
+    if visible > 0:
+        faint = magnitude < visible
+        saliency[faint] *= (magnitude[faint] / visible) ** 2
+    return flood, quantised(saliency), strongest
 
 
 def watershed_basins(flood):
@@ -452,11 +464,12 @@ def hierarchy(grey):
     small = cv2.LUT(small, lut)
     grid_noise = noise * grid[1] / h  # averaging n x n pixels divides the noise by n
     px_per_mm = max(grid) / PRINT_LONG_EDGE_MM
-    flood, saliency = edge_maps(small, grid_noise, px_per_mm)
+    flood, saliency, strongest = edge_maps(small, grid_noise, px_per_mm)
+    contrast = min(1.0, strongest / (CLEAR_PHOTO_EDGE_STEPS * VISIBLE_STEP))
     basin, count = watershed_basins(flood)
     edge_a, edge_b, length, strength, area = adjacency_of(basin, count, saliency)
     per_cm2 = (max(grid) / (PRINT_LONG_EDGE_MM / 10)) ** 2  # grid pixels per cm² of the page
-    phases = [(min_area * per_cm2, max_saliency) for _, min_area, max_saliency, _ in LEVELS]
+    phases = [(min_area * per_cm2, max_saliency * contrast) for _, min_area, max_saliency, _ in LEVELS]
     kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, area, count, phases)
     finest = partition_after(count, kept, gone, phase_end[0])[basin]
     return {

@@ -24,7 +24,7 @@ export function workerdProject({ name, wranglerConfig, workers, testTimeout }: W
     // In projects mode vitest roots a project at its config file unless told otherwise; the
     // Workers' wasm imports and the `~` alias resolve from the repo root.
     root,
-    resolve: { alias: { "~": path.join(root, "app") } },
+    resolve: { alias: { "~": path.join(root, "app") }, preserveSymlinks: true },
     plugins: [
       cloudflareTest(async () => ({
         wrangler: { configPath: path.join(root, wranglerConfig) },

@@ -1,4 +1,4 @@
-import type { Env } from "~/server/env.server";
+import type { Env } from "~/server/http/env.server";
 
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {

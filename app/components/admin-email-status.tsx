@@ -1,4 +1,4 @@
-import { ADMIN_EMAIL_STATUS_LABELS } from "~/lib/constants";
+import { ADMIN_EMAIL_STATUS_LABELS } from "~/lib/customer-copy";
 
 const STATUS_STYLES: Record<string, string> = {
   failed: "bg-red-100 text-red-800",

@@ -4,7 +4,7 @@
  * percentage that starts at 50 and is clamped to 0-100.
  */
 import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
-import { COMPARISON_DEFAULT_HEIGHT_PX, COMPARISON_START_PERCENT } from "~/lib/constants";
+import { COMPARISON_DEFAULT_HEIGHT_PX, COMPARISON_START_PERCENT } from "~/lib/shop-rules";
 
 const KEY_STEP = 5;
 const KEY_PAGE_STEP = 25;

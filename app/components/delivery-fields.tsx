@@ -2,7 +2,8 @@
  * The delivery address fields of SPEC section 5 inside a remix-validated-form (deliveryFormSchema):
  * the order page's form, and the local test checkout's stand-in for Stripe's address form.
  */
-import { COUNTRY_NAMES, DELIVERY_COUNTRIES } from "~/lib/constants";
+import { COUNTRY_NAMES } from "~/lib/customer-copy";
+import { DELIVERY_COUNTRIES } from "~/lib/shop-rules";
 import { SelectField, TextField } from "./form-field";
 
 const COUNTRY_OPTIONS = DELIVERY_COUNTRIES.map((code) => ({ value: code, label: COUNTRY_NAMES[code] }));

@@ -1,4 +1,5 @@
-import { DETAIL_LEVEL_MESSAGES, DETAIL_LEVEL_TEXT, DETAIL_LEVELS, type DetailLevel } from "~/lib/constants";
+import { DETAIL_LEVEL_MESSAGES, DETAIL_LEVEL_TEXT } from "~/lib/customer-copy";
+import { DETAIL_LEVELS, type DetailLevel } from "~/core/engine-limits";
 
 /**
  * A tiny drawing of how busy a page gets at each level: a sun with more rays and a face as the

@@ -7,7 +7,7 @@
  */
 import { useState } from "react";
 import { useDropzone, type DropzoneOptions, type FileRejection } from "react-dropzone";
-import { DROPZONE_TEXT } from "~/lib/constants";
+import { DROPZONE_TEXT } from "~/lib/customer-copy";
 
 /** react-dropzone's messages for a drop, each once, named by file where it is about one file. */
 export function rejectionMessages(rejections: readonly FileRejection[]): string[] {

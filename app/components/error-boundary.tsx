@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
-import { MESSAGES, STOREFRONT_LABELS } from "~/lib/constants";
+import { MESSAGES, STOREFRONT_LABELS } from "~/lib/customer-copy";
 import { useGoBack } from "~/lib/go-back";
 import { buttonStyles } from "./button-styles";
 import { ArrowLeftIcon } from "./icons";

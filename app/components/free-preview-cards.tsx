@@ -2,7 +2,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { debugImageUrl, getDebugFiles } from "~/lib/api-client";
-import { PREVIEW_LABELS, PREVIEW_MESSAGES } from "~/lib/constants";
+import { PREVIEW_LABELS, PREVIEW_MESSAGES } from "~/lib/customer-copy";
 import { buttonStyles } from "./button-styles";
 import { BookIcon, CheckIcon } from "./icons";
 

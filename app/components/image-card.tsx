@@ -1,5 +1,7 @@
-import type { ImageDto } from "~/lib/api-client";
-import { DETAIL_LEVEL_MESSAGES, HIGH_QUALITY_SCORE, LABELS, type DetailLevel } from "~/lib/constants";
+import type { ImageDto } from "~/lib/api-types";
+import { DETAIL_LEVEL_MESSAGES, LABELS } from "~/lib/customer-copy";
+import { HIGH_QUALITY_SCORE } from "~/lib/shop-rules";
+import { type DetailLevel } from "~/core/engine-limits";
 import { buttonStyles } from "./button-styles";
 import { PageDetailSelect } from "./detail-level-picker";
 import { AlertIcon, CheckIcon, EyeIcon, TrashIcon } from "./icons";

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import type { FileRejection } from "react-dropzone";
-import { DROPZONE_TEXT } from "~/lib/constants";
+import { DROPZONE_TEXT } from "~/lib/customer-copy";
 import { DropzoneFeedback, useDropzoneWithFeedback } from "./dropzone-feedback";
 import { UploadIcon } from "./icons";
 

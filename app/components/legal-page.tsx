@@ -1,4 +1,4 @@
-import { CONTACT_EMAIL } from "~/lib/constants";
+import { CONTACT_EMAIL } from "~/lib/customer-copy";
 import type { LegalDocument } from "~/lib/content/legal";
 import { PageHeading } from "./page-heading";
 

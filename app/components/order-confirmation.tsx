@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
-import type { Pricing } from "~/lib/api-client";
-import { BOOK_PAGE_MESSAGES, LABELS } from "~/lib/constants";
+import type { Pricing } from "~/lib/api-types";
+import { BOOK_PAGE_MESSAGES, LABELS } from "~/lib/customer-copy";
 import { formatMoney } from "~/lib/format";
 import { buttonStyles } from "./button-styles";
 import { CheckIcon } from "./icons";

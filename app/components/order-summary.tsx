@@ -1,5 +1,5 @@
-import type { Pricing } from "~/lib/api-client";
-import { BOOK_SPECS } from "~/lib/constants";
+import type { Pricing } from "~/lib/api-types";
+import { BOOK_SPECS } from "~/lib/customer-copy";
 import { bookPageCount } from "~/lib/pricing";
 import { formatMoney } from "~/lib/format";
 import { BookIcon } from "./icons";

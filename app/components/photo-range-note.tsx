@@ -4,7 +4,9 @@
  * My Book rather than on the order page.
  */
 import { Link } from "@remix-run/react";
-import { BOOK_PAGE_MESSAGES, PLANS, type BookType } from "~/lib/constants";
+import { BOOK_PAGE_MESSAGES } from "~/lib/customer-copy";
+import { PLANS } from "~/lib/shop-rules";
+import { type BookType } from "~/core/catalog";
 import type { PhotoCountAdvice } from "~/lib/pricing";
 
 interface PhotoRangeNoteProps {

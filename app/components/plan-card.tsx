@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { BOOK_PAGES_ADVERTISED, DELIVERY_RANGE_TEXT, STOREFRONT_LABELS, type PlanDetails } from "~/lib/constants";
+import { BOOK_PAGES_ADVERTISED, type PlanDetails } from "~/lib/shop-rules";
+import { DELIVERY_RANGE_TEXT, STOREFRONT_LABELS } from "~/lib/customer-copy";
 import { formatMoney } from "~/lib/format";
 import { buttonStyles } from "./button-styles";
 import { CheckIcon, InfoIcon } from "./icons";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { FAKE_PROGRESS_CAP, FAKE_PROGRESS_STEP, FAKE_PROGRESS_TICK_MS } from "~/lib/constants";
+import { FAKE_PROGRESS_CAP, FAKE_PROGRESS_STEP, FAKE_PROGRESS_TICK_MS } from "~/lib/shop-rules";
 
 export function ProgressBar({ value, label }: { value: number; label: string }) {
   const clamped = Math.max(0, Math.min(100, Math.round(value)));

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { SHOP_NAME } from "~/lib/constants";
+import { SHOP_NAME } from "~/lib/customer-copy";
 import { BookIcon } from "./icons";
 
 /** The shop's mark and name, linking home: the same in every page header. */

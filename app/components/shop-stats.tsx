@@ -3,8 +3,9 @@
  * load; if the call fails the failure is only logged and the counters stay 0 (SPEC section 8).
  */
 import { useEffect, useState } from "react";
-import { getShopStats, type ShopStats } from "~/lib/api-client";
-import { STATS_LABELS, STATS_LOADING_TEXT } from "~/lib/constants";
+import { getShopStats } from "~/lib/api-client";
+import { type ShopStats } from "~/lib/api-types";
+import { STATS_LABELS, STATS_LOADING_TEXT } from "~/lib/customer-copy";
 
 const NO_STATS: ShopStats = { booksCreated: 0, happyFamilies: 0, photosConverted: 0 };
 const ORDER = ["booksCreated", "happyFamilies", "photosConverted"] as const;

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import type { FileRejection } from "react-dropzone";
-import { MAX_UPLOAD_BYTES } from "~/lib/constants";
+import { MAX_UPLOAD_BYTES } from "~/lib/shop-rules";
 import { buttonStyles } from "./button-styles";
 import { DropzoneFeedback, useDropzoneWithFeedback } from "./dropzone-feedback";
 import { UploadIcon } from "./icons";

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { CONTACT_EMAIL, COPYRIGHT_YEAR, SHOP_NAME, SOCIAL_LINKS } from "~/lib/constants";
+import { CONTACT_EMAIL, COPYRIGHT_YEAR, SHOP_NAME, SOCIAL_LINKS } from "~/lib/customer-copy";
 import { MailIcon } from "./icons";
 import { SOCIAL_ICONS } from "./social-icons";
 import { Tooltip } from "./tooltip";

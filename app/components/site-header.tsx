@@ -1,6 +1,6 @@
 import { Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
-import { STOREFRONT_LABELS } from "~/lib/constants";
+import { STOREFRONT_LABELS } from "~/lib/customer-copy";
 import { buttonStyles } from "./button-styles";
 import { CloseIcon, MenuIcon } from "./icons";
 import { ShopLogo } from "./shop-logo";

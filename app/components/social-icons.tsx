@@ -3,7 +3,7 @@
  * Decorative: the link around each carries the network's name.
  */
 import type { ReactNode } from "react";
-import type { SocialNetwork } from "~/lib/constants";
+import type { SocialNetwork } from "~/lib/customer-copy";
 
 function Mark({ children }: { children: ReactNode }) {
   return (

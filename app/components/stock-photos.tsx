@@ -3,7 +3,7 @@
  * each added to the book as a file, as if the visitor had picked it from disk.
  */
 import { useId, useRef, useState, type KeyboardEvent } from "react";
-import { CREATE_BOOK_MESSAGES } from "~/lib/constants";
+import { CREATE_BOOK_MESSAGES } from "~/lib/customer-copy";
 import {
   loadStockPhotoFile,
   STOCK_PHOTO_GROUPS,
@@ -137,7 +137,9 @@ function StockPhotoCard({
 }) {
   const text = adding ? STOCK_PICKER_TEXT.adding : STOCK_PICKER_TEXT.add;
   return (
-    <li className="flex w-44 shrink-0 snap-start flex-col overflow-hidden rounded-xl border border-gray-200 bg-white sm:w-auto">
+    // relative: the button's sr-only name is positioned from the card, so the strip clips it; from
+    // the page it would sit where the card sits, off the right edge, and the page would scroll sideways.
+    <li className="relative flex w-44 shrink-0 snap-start flex-col overflow-hidden rounded-xl border border-gray-200 bg-white sm:w-auto">
       <img
         src={photo.url}
         alt={photo.title}

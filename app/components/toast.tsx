@@ -6,14 +6,8 @@
  */
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import {
-  TOAST_DURATION_MS,
-  TOAST_HOTKEY,
-  TOAST_LIMIT,
-  TOAST_REGION_LABEL,
-  TOAST_REMOVE_DELAY_MS,
-  TOAST_SWIPE_THRESHOLD_PX,
-} from "~/lib/constants";
+import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_LIMIT, TOAST_REMOVE_DELAY_MS, TOAST_SWIPE_THRESHOLD_PX } from "~/lib/shop-rules";
+import { TOAST_REGION_LABEL } from "~/lib/customer-copy";
 
 export interface ToastInput {
   title: string;

@@ -7,7 +7,7 @@
  */
 import * as TooltipPrimitive from "@radix-ui/react-tooltip";
 import type { ReactElement, ReactNode } from "react";
-import { TOOLTIP_OPEN_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from "~/lib/constants";
+import { TOOLTIP_OPEN_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from "~/lib/shop-rules";
 
 /** The gap between a tooltip and its trigger. */
 const TOOLTIP_OFFSET_PX = 8;

@@ -20,7 +20,7 @@ import { Row } from "@react-email/row";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { ReactNode } from "react";
-import { ORDER_EMAIL_TEXT, SHOP_NAME } from "~/lib/constants";
+import { ORDER_EMAIL_TEXT, SHOP_NAME } from "~/lib/customer-copy";
 
 export const emailColours = {
   brand50: "#f5f3ff",

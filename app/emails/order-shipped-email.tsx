@@ -4,7 +4,7 @@
  */
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
-import { LABELS, ORDER_EMAIL_TEXT as T } from "~/lib/constants";
+import { LABELS, ORDER_EMAIL_TEXT as T } from "~/lib/customer-copy";
 import { DetailRow, EmailButton, EmailLayout, emailText, plainTextEmail } from "./email-layout";
 
 export interface OrderShippedEmailProps {

@@ -3,7 +3,8 @@
  * browser and by the route's action on the server.
  */
 import { z } from "zod";
-import { ADMIN_TEXT, MAX_TRACKING_NUMBER_LENGTH } from "./constants";
+import { ADMIN_TEXT } from "./customer-copy";
+import { MAX_TRACKING_NUMBER_LENGTH } from "./shop-rules";
 
 const orderNumber = z.string().trim().min(1, ADMIN_TEXT.unknownOrder).max(32, ADMIN_TEXT.unknownOrder);
 

@@ -5,110 +5,26 @@
  * orders). A non-ok answer becomes an `ApiError` whose text is '{status}: {body text}' (the
  * status text when the body is empty); toasts show the server's JSON `message` through
  * `apiErrorMessage`, falling back to the caller's default (SPEC section 8). No retries.
+ * The shapes of the answers are api-types.ts, which the server imports too.
  */
-import type { BookType, DeliveryCountry, DetailLevel } from "./constants";
+import type { BookType } from "../core/catalog";
+import type { DetailLevel } from "../core/engine-limits";
+import type {
+  BookDataInput,
+  BookDetailChange,
+  BookDto,
+  BookProgress,
+  CheckoutAnswer,
+  ImageDto,
+  OrderDto,
+  PaymentResult,
+  QuoteResponse,
+  ShopStats,
+  UploadedFile,
+  UploadTicket,
+} from "./api-types";
 import type { BookDetailRequest, BookFormInput, DeliveryFormInput, PageDetailRequest } from "./schemas";
-
-export type ProcessingStatus = "pending" | "processing" | "completed" | "failed";
-
-export interface BookDto {
-  id: number;
-  title: string;
-  personalMessage: string | null;
-  status: string;
-  totalPages: number;
-  /** The level every page without its own is drawn at. */
-  detailLevel: DetailLevel;
-  createdAt: string;
-}
-
-export interface ImageDto {
-  id: number;
-  bookId: number;
-  originalFilename: string;
-  originalUrl: string;
-  sketchUrl: string | null;
-  isSelected: boolean;
-  /** Typed loosely on purpose: the preview page shows 'none' when the server sends nothing. */
-  processingStatus: ProcessingStatus | null;
-  qualityScore: number | null;
-  fileSize: number;
-  width: number | null;
-  height: number | null;
-  error: string | null;
-  /** The level this page is drawn at (or being redrawn at): its own, else the book's. */
-  detailLevel: DetailLevel;
-  /** The page's own choice; null follows the book. */
-  ownDetailLevel: DetailLevel | null;
-  /** The level of the sketch at sketchUrl (null without one, or from before levels existed). */
-  sketchDetailLevel: DetailLevel | null;
-  createdAt: string;
-}
-
-/** PATCH /api/books/{id}/detail: the new level, how many pages it redraws, and every page now. */
-export interface BookDetailChange {
-  detailLevel: DetailLevel;
-  redrawing: number;
-  images: ImageDto[];
-}
-
-export interface BookProgress {
-  processedImages: number;
-  totalImages: number;
-}
-
-/**
- * A price as the server computed it (app/lib/pricing.ts), recorded with the quote and the order.
- * All amounts in minor units (pence).
- */
-export interface Pricing {
-  plan: BookType;
-  /** Photos printed, one per page. */
-  photos: number;
-  /** Photos plus the title and dedication pages. */
-  pages: number;
-  unitPrice: number;
-  quantity: number;
-  /** unitPrice × quantity. */
-  basePrice: number;
-  processingFee: number;
-  shipping: number;
-  total: number;
-  currency: string;
-}
-
-/** GET /api/get-stats: the landing page's counters (happyFamilies is shown as unique customers). */
-export interface ShopStats {
-  booksCreated: number;
-  happyFamilies: number;
-  photosConverted: number;
-}
-
-export interface QuoteResponse {
-  success: boolean;
-  pricing: Pricing;
-  quoteId: string;
-}
-
-export interface OrderDto {
-  id: number;
-  orderNumber: string;
-  estimatedDelivery: string | null;
-  pricing: Pricing;
-  paymentStatus: string;
-  orderStatus: string;
-}
-
-export interface PaymentResult {
-  orderId: number;
-  orderNumber: string;
-  paymentStatus: string;
-  orderStatus: string;
-  estimatedDelivery: string | null;
-  pricing: Pricing;
-  /** Present when the provider wants the buyer on its own checkout page. */
-  checkoutUrl?: string;
-}
+import type { DeliveryCountry } from "./shop-rules";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -228,20 +144,6 @@ export function payForOrder(orderId: number, paymentMethod: "card"): Promise<Pay
 
 // Free preview and upload tickets (SPEC section 7).
 
-export interface UploadTicket {
-  /** Our own signed, expiring URL: PUT the file there, or name it as presignedUrl to upload-file. */
-  url: string;
-  key: string;
-}
-
-export interface UploadedFile {
-  key: string;
-  filename: string;
-  size: number;
-  width: number;
-  height: number;
-}
-
 /** GET /api/upload-complete: `count` tickets; bookType only on the create-book page. */
 export async function requestUploadTickets(
   count: number,
@@ -288,25 +190,8 @@ export function putFileToTicket(ticket: UploadTicket, file: File, onProgress: (f
   });
 }
 
-export interface BookDataInput {
-  sessionId: string;
-  bookType: BookType;
-  title: string;
-  customMessage?: string;
-  quantity: number;
-  nrPhotos: number;
-  newsletterSignup: boolean;
-  agreeToTerms: boolean;
-}
-
 export function recordBookData(input: BookDataInput): Promise<{ success: boolean; checkoutId: number }> {
   return sendJson("POST", "/api/record-book-data", input);
-}
-
-export interface CheckoutAnswer {
-  url: string;
-  orderNumber: string;
-  orderId: number;
 }
 
 export function createCheckoutSession(input: {

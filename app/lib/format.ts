@@ -1,5 +1,5 @@
 /** Formatting helpers of SPEC section 3, shared by browser and server. */
-import { CURRENCY } from "./constants";
+import { CURRENCY } from "./shop-rules";
 
 const BYTE_UNITS = ["Bytes", "KB", "MB", "GB"] as const;
 

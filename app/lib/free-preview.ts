@@ -5,7 +5,8 @@
 import type { FileRejection } from "react-dropzone";
 import { ApiError } from "./api-client";
 import { FREE_PREVIEW_USED_KEY } from "./browser-session";
-import { MAX_UPLOAD_BYTES, MESSAGES, PREVIEW_MESSAGES } from "./constants";
+import { MAX_UPLOAD_BYTES } from "./shop-rules";
+import { MESSAGES, PREVIEW_MESSAGES } from "./customer-copy";
 
 /** SPEC: the drop zone itself accepts jpeg, jpg, png and webp, one file. */
 export const PREVIEW_DROPZONE_ACCEPT = {

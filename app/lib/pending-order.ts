@@ -3,7 +3,7 @@
  * the redirect to the payment page and the visitor's return: /cancel offers Retry Payment with
  * it and /create-book?retry=true restores the form from it; /success clears it.
  */
-import { BOOK_TYPES, type BookType } from "./constants";
+import { BOOK_TYPES, type BookType } from "../core/catalog";
 import { PENDING_ORDER_STORAGE_KEY } from "./browser-session";
 
 export interface PendingOrder {

@@ -3,7 +3,8 @@
  * at most 50 in all (else the whole addition is refused), JPEG/PNG/GIF/BMP/WebP only, 15 MB
  * each; invalid files are skipped with a message each. Pure, so the rules are tested alone.
  */
-import { ACCEPTED_PREVIEW_TYPES, CREATE_BOOK_MESSAGES, MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "./constants";
+import { ACCEPTED_PREVIEW_TYPES, MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "./shop-rules";
+import { CREATE_BOOK_MESSAGES } from "./customer-copy";
 
 export interface PhotoProblem {
   title: string;

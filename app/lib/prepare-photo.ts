@@ -7,7 +7,7 @@
  * Browser only. Anything the browser cannot decode or draw is sent as it is: the server checks
  * and refuses it with a clear message.
  */
-import { MAX_PNG_WEBP_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "./constants";
+import { MAX_PNG_WEBP_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "../core/engine-limits";
 
 /** The browser's JPEG quality for a shrunk photo (the benchmark makes its upload-sized photo with it). */
 export const JPEG_QUALITY = 0.92;

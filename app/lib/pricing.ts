@@ -3,8 +3,9 @@
  * (quotes, orders, checkouts). The server recomputes every price with these functions and never
  * reads a price a browser sent; the browser uses them only to show the same figures.
  */
-import type { Pricing } from "./api-client";
-import { CREATE_BOOK_MESSAGES, CURRENCY, EXTRA_PAGES, MIN_QUANTITY, PLANS, PROCESSING_FEE, SHIPPING_FEE, type BookType } from "./constants";
+import { CREATE_BOOK_MESSAGES } from "./customer-copy";
+import { CURRENCY, EXTRA_PAGES, MIN_QUANTITY, PLANS, PROCESSING_FEE, SHIPPING_FEE } from "./shop-rules";
+import type { BookType, Pricing } from "../core/catalog";
 
 /** A printed book: the title page and the dedication page, then one page per photo. */
 export function bookPageCount(photos: number): number {

@@ -4,17 +4,10 @@
  * order, open the checkout, go to the payment page. An upload error aborts; a failure to record
  * the book data is shown and the purchase goes on.
  */
-import {
-  ApiError,
-  apiErrorMessage,
-  createCheckoutSession,
-  putFileToTicket,
-  recordBookData,
-  requestUploadTickets,
-  type UploadTicket,
-} from "./api-client";
+import { ApiError, apiErrorMessage, createCheckoutSession, putFileToTicket, recordBookData, requestUploadTickets } from "./api-client";
+import { type UploadTicket } from "./api-types";
 import { ensureBrowserSessionId } from "./browser-session";
-import { CREATE_BOOK_MESSAGES } from "./constants";
+import { CREATE_BOOK_MESSAGES } from "./customer-copy";
 import { savePendingOrder } from "./pending-order";
 import { preparePhotoForUpload } from "./prepare-photo";
 import type { CreateBookFormInput } from "./schemas";

@@ -1,24 +1,13 @@
 /**
  * One zod schema per form, imported by the browser (remix-validated-form) and the server
- * (resource routes). The messages are SPEC.md's product copy, kept in constants.ts.
+ * (resource routes). The messages are SPEC.md's product copy, kept in customer-copy.ts.
  */
 import { z } from "zod";
 import { isSafeText } from "./text-rules";
-import {
-  BOOK_TYPES,
-  CREATE_BOOK_MESSAGES,
-  DELIVERY_COUNTRIES,
-  DETAIL_LEVEL_MESSAGES,
-  DETAIL_LEVELS,
-  MAX_CUSTOM_MESSAGE_LENGTH,
-  MAX_PERSONAL_MESSAGE_LENGTH,
-  MAX_PHOTOS_PER_BOOK,
-  MAX_QUANTITY,
-  MAX_TITLE_LENGTH,
-  MESSAGES,
-  MIN_QUANTITY,
-  PAYMENT_METHODS,
-} from "./constants";
+import { BOOK_TYPES } from "../core/catalog";
+import { CREATE_BOOK_MESSAGES, DETAIL_LEVEL_MESSAGES, MESSAGES } from "./customer-copy";
+import { DELIVERY_COUNTRIES, MAX_CUSTOM_MESSAGE_LENGTH, MAX_PERSONAL_MESSAGE_LENGTH, MAX_PHOTOS_PER_BOOK, MAX_QUANTITY, MAX_TITLE_LENGTH, MIN_QUANTITY, PAYMENT_METHODS } from "./shop-rules";
+import { DETAIL_LEVELS } from "../core/engine-limits";
 
 // "less than 100 characters" in the copy; 100 itself is allowed, 101 is refused.
 export const bookFormSchema = z.object({

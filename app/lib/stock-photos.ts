@@ -3,7 +3,7 @@
  * can add to a book. The images are ours, served from public/stock/ (sources and licences in
  * public/stock/README.md, made by scripts/make-stock-photos.mjs), never from another site.
  */
-import { STOCK_PHOTO_DELAY_MS } from "./constants";
+import { STOCK_PHOTO_DELAY_MS } from "./shop-rules";
 
 export interface StockPhoto {
   /** Slug as SPEC says (`mandala-1`); also the added file's name, `<id>.jpg`. */

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PAGE_META } from "~/lib/constants";
+import { PAGE_META } from "~/lib/customer-copy";
 
 // Unknown URLs get a real 404 status, rendered by the error boundary.
 export function loader() {

@@ -7,18 +7,8 @@ import { ExampleGallery } from "~/components/example-gallery";
 import { BookIcon, CheckIcon, ImageIcon, UploadIcon } from "~/components/icons";
 import { ShopStatsCounters } from "~/components/shop-stats";
 import { TestimonialCarousel } from "~/components/testimonial-carousel";
-import {
-  COMPARISON_DEFAULT_HEIGHT_PX,
-  DELIVERY_RANGE_TEXT,
-  LANDING_CTA,
-  LANDING_HIGHLIGHTS,
-  MAX_PHOTOS_PER_BOOK,
-  PLANS,
-  SHOP_NAME,
-  SHOP_TAGLINE,
-  SOCIAL_PREVIEW_IMAGE,
-  TESTIMONIALS_PER_PAGE,
-} from "~/lib/constants";
+import { COMPARISON_DEFAULT_HEIGHT_PX, MAX_PHOTOS_PER_BOOK, PLANS, TESTIMONIALS_PER_PAGE } from "~/lib/shop-rules";
+import { DELIVERY_RANGE_TEXT, LANDING_CTA, LANDING_HIGHLIGHTS, SHOP_NAME, SHOP_TAGLINE, SOCIAL_PREVIEW_IMAGE } from "~/lib/customer-copy";
 import { EXAMPLES, HERO_EXAMPLE } from "~/lib/content/examples";
 import { TESTIMONIALS } from "~/lib/content/testimonials";
 import { formatMoney } from "~/lib/format";

@@ -2,7 +2,7 @@
  * /admin: the shop's orders desk (issue 10 item 2). Paid orders with their status, delivery
  * address and print PDF, the moves of fulfilment, payments to review and refund (issue 23), and
  * the outbox of order emails. Only an admin
- * reaches it (app/server/admin-access.server.ts); the rules are app/server/admin-orders.server.ts.
+ * reaches it (app/server/admin/admin-access.server.ts); the rules are app/server/admin/admin-orders.server.ts.
  */
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -13,12 +13,13 @@ import { EmailStatusBadge } from "~/components/admin-email-status";
 import { buttonStyles } from "~/components/button-styles";
 import { useToast } from "~/components/toast";
 import { deskActionSchema, shipOrderSchema } from "~/lib/admin-schemas";
-import { ADMIN_ORDER_STATUS_LABELS, ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, MAX_TRACKING_NUMBER_LENGTH, SHOP_NAME } from "~/lib/constants";
+import { ADMIN_ORDER_STATUS_LABELS, ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, SHOP_NAME } from "~/lib/customer-copy";
+import { MAX_TRACKING_NUMBER_LENGTH } from "~/lib/shop-rules";
 import { formatMoney } from "~/lib/format";
-import { localSignInAvailable, requireAdmin } from "~/server/admin-access.server";
-import { applyDeskAction, listDeskOrders, listOutbox, type DeskOrder, type DeskStatus, type OutboxEntry } from "~/server/admin-orders.server";
-import { database } from "~/server/db.server";
-import { listPaymentProblems, type DeskPaymentProblem } from "~/server/payment-problems.server";
+import { localSignInAvailable, requireAdmin } from "~/server/admin/admin-access.server";
+import { applyDeskAction, listDeskOrders, listOutbox, type DeskOrder, type DeskStatus, type OutboxEntry } from "~/server/admin/admin-orders.server";
+import { database } from "~/core/db/database.server";
+import { listPaymentProblems, type DeskPaymentProblem } from "~/server/payments/payment-problems.server";
 
 export const meta: MetaFunction = () => [{ title: `${ADMIN_TEXT.title} – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 

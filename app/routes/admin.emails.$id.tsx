@@ -6,10 +6,10 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/clo
 import { Link, useLoaderData } from "@remix-run/react";
 import { EmailStatusBadge } from "~/components/admin-email-status";
 import { ArrowLeftIcon } from "~/components/icons";
-import { ADMIN_TEXT, SHOP_NAME } from "~/lib/constants";
-import { adminNotFound, requireAdmin } from "~/server/admin-access.server";
-import { findOutboxEmail } from "~/server/admin-orders.server";
-import { database } from "~/server/db.server";
+import { ADMIN_TEXT, SHOP_NAME } from "~/lib/customer-copy";
+import { adminNotFound, requireAdmin } from "~/server/admin/admin-access.server";
+import { findOutboxEmail } from "~/server/admin/admin-orders.server";
+import { database } from "~/core/db/database.server";
 
 export const meta: MetaFunction = () => [{ title: `Order email – ${ADMIN_TEXT.title} – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 

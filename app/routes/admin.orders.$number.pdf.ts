@@ -3,9 +3,9 @@
  * to an admin only. The bucket is never public; this route is the only way to the file.
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { adminNotFound, requireAdmin } from "~/server/admin-access.server";
-import { openPrintPdf } from "~/server/admin-orders.server";
-import { database } from "~/server/db.server";
+import { adminNotFound, requireAdmin } from "~/server/admin/admin-access.server";
+import { openPrintPdf } from "~/server/admin/admin-orders.server";
+import { database } from "~/core/db/database.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { env } = context.cloudflare;

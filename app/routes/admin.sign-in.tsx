@@ -9,8 +9,8 @@ import { ValidatedForm, useField, useIsSubmitting, validationError } from "remix
 import { buttonStyles } from "~/components/button-styles";
 import { Spinner } from "~/components/spinner";
 import { adminSignInSchema } from "~/lib/admin-schemas";
-import { ADMIN_TEXT, SHOP_NAME } from "~/lib/constants";
-import { adminNotFound, admittedAdmin, localSignInAvailable, signInLocally, signOutCookie } from "~/server/admin-access.server";
+import { ADMIN_TEXT, SHOP_NAME } from "~/lib/customer-copy";
+import { adminNotFound, admittedAdmin, localSignInAvailable, signInLocally, signOutCookie } from "~/server/admin/admin-access.server";
 
 export const meta: MetaFunction = () => [{ title: `${ADMIN_TEXT.signInTitle} – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 

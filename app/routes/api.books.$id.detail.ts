@@ -1,12 +1,12 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import type { BookDetailChange } from "~/lib/api-client";
+import type { BookDetailChange } from "~/lib/api-types";
 import { bookDetailRequestSchema } from "~/lib/schemas";
-import { requireBook } from "~/server/books.server";
-import { database } from "~/server/db.server";
-import { setBookDetailLevel } from "~/server/detail-levels.server";
-import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http.server";
-import { imageDto, listImages } from "~/server/images.server";
-import { requireShopAllowance } from "~/server/shop-limits.server";
+import { requireBook } from "~/server/books/books.server";
+import { database } from "~/core/db/database.server";
+import { setBookDetailLevel } from "~/server/books/detail-levels.server";
+import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http/http.server";
+import { imageDto, listImages } from "~/server/books/images.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["PATCH"]);
 

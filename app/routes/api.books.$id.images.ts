@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireBook } from "~/server/books.server";
-import { database } from "~/server/db.server";
-import { parseId, requireMethod } from "~/server/http.server";
-import { addImages, imageDto, listImages } from "~/server/images.server";
-import { requireShopAllowance } from "~/server/shop-limits.server";
-import { drainBody, REFUSED_BODY_DRAIN_BYTES } from "~/server/bytes.server";
+import { requireBook } from "~/server/books/books.server";
+import { database } from "~/core/db/database.server";
+import { parseId, requireMethod } from "~/server/http/http.server";
+import { addImages, imageDto, listImages } from "~/server/books/images.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
+import { drainBody, REFUSED_BODY_DRAIN_BYTES } from "~/server/http/bytes.server";
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const db = database(context.cloudflare.env.DB);

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { requireBook, startProcessing } from "~/server/books.server";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, parseId, requireMethod } from "~/server/http.server";
-import { requireShopAllowance } from "~/server/shop-limits.server";
+import { requireBook, startProcessing } from "~/server/books/books.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, parseId, requireMethod } from "~/server/http/http.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

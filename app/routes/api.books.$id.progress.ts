@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { bookProgress, requireBook } from "~/server/books.server";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, parseId } from "~/server/http.server";
+import { bookProgress, requireBook } from "~/server/books/books.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, parseId } from "~/server/http/http.server";
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const db = database(context.cloudflare.env.DB);

@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { quoteRequestSchema } from "~/lib/schemas";
-import { requireBook } from "~/server/books.server";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http.server";
-import { createQuote } from "~/server/quotes.server";
-import { requireShopAllowance } from "~/server/shop-limits.server";
+import { requireBook } from "~/server/books/books.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http/http.server";
+import { createQuote } from "~/server/orders/quotes.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { database } from "~/server/db.server";
-import { convertUpload } from "~/server/free-preview.server";
-import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
-import { requesterOf } from "~/server/preview-limits.server";
+import { database } from "~/core/db/database.server";
+import { convertUpload } from "~/server/preview/free-preview.server";
+import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http/http.server";
+import { requesterOf } from "~/server/limits/preview-limits.server";
 
 const convertImageSchema = z.object({ id: z.string().min(1).max(200) });
 

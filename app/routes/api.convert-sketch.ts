@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { convertSketchFieldsSchema, readDataUrlUpload } from "~/server/data-url-upload.server";
-import { database } from "~/server/db.server";
-import { convertUpload } from "~/server/free-preview.server";
-import { methodNotAllowed, requireMethod } from "~/server/http.server";
-import { mintTickets, requireTicketAllowance, uploadToTicket } from "~/server/upload-tickets.server";
+import { convertSketchFieldsSchema, readDataUrlUpload } from "~/server/preview/data-url-upload.server";
+import { database } from "~/core/db/database.server";
+import { convertUpload } from "~/server/preview/free-preview.server";
+import { methodNotAllowed, requireMethod } from "~/server/http/http.server";
+import { mintTickets, requireTicketAllowance, uploadToTicket } from "~/server/uploads/upload-tickets.server";
 
 /**
  * SPEC's older free-preview call: POST /api/convert-sketch { imageData, filename } → { sketchUrl }.

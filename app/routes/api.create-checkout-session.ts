@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { createCheckoutSessionSchema } from "~/lib/schemas";
-import { createCheckoutSession } from "~/server/checkouts.server";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
-import { requireShopAllowance } from "~/server/shop-limits.server";
+import { createCheckoutSession } from "~/server/payments/checkouts.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http/http.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

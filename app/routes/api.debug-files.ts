@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { database } from "~/server/db.server";
-import { latestDebugTimestamp } from "~/server/free-preview.server";
-import { methodNotAllowed } from "~/server/http.server";
+import { database } from "~/core/db/database.server";
+import { latestDebugTimestamp } from "~/server/preview/free-preview.server";
+import { methodNotAllowed } from "~/server/http/http.server";
 
 /** SPEC section 7: GET /api/debug-files → { latest }, the caller's own last free-preview conversion. */
 export async function loader({ context }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { database } from "~/server/db.server";
-import { methodNotAllowed } from "~/server/http.server";
-import { shopStatsResponse } from "~/server/stats.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed } from "~/server/http/http.server";
+import { shopStatsResponse } from "~/server/books/stats.server";
 
 /** SPEC: GET /api/get-stats, the landing page's counters (cached for a minute, stats.server.ts). */
 export function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { pageDetailRequestSchema } from "~/lib/schemas";
-import { database } from "~/server/db.server";
-import { setPageDetailLevel } from "~/server/detail-levels.server";
-import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http.server";
-import { imageDto, requireImage } from "~/server/images.server";
-import { requireShopAllowance } from "~/server/shop-limits.server";
+import { database } from "~/core/db/database.server";
+import { setPageDetailLevel } from "~/server/books/detail-levels.server";
+import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http/http.server";
+import { imageDto, requireImage } from "~/server/books/images.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["PATCH"]);
 

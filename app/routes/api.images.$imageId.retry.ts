@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { database } from "~/server/db.server";
-import { retryFailedImage } from "~/server/detail-levels.server";
-import { methodNotAllowed, parseId, requireMethod } from "~/server/http.server";
-import { imageDto, requireImage } from "~/server/images.server";
-import { requireShopAllowance } from "~/server/shop-limits.server";
+import { database } from "~/core/db/database.server";
+import { retryFailedImage } from "~/server/books/detail-levels.server";
+import { methodNotAllowed, parseId, requireMethod } from "~/server/http/http.server";
+import { imageDto, requireImage } from "~/server/books/images.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

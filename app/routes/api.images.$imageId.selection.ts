@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { selectionRequestSchema } from "~/lib/schemas";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http.server";
-import { imageDto, requireImage, setImageSelection } from "~/server/images.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http/http.server";
+import { imageDto, requireImage, setImageSelection } from "~/server/books/images.server";
 
 export const loader = () => methodNotAllowed(["PATCH"]);
 

@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { paymentRequestSchema } from "~/lib/schemas";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http.server";
-import { requireOrder } from "~/server/orders.server";
-import { startOrderPayment } from "~/server/payments.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http/http.server";
+import { requireOrder } from "~/server/orders/orders.server";
+import { startOrderPayment } from "~/server/payments/payments.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

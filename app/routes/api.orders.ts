@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { orderRequestSchema } from "~/lib/schemas";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
-import { createOrder, orderDto } from "~/server/orders.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http/http.server";
+import { createOrder, orderDto } from "~/server/orders/orders.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

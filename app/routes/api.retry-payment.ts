@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { retryPaymentSchema } from "~/lib/schemas";
-import { retryPayment } from "~/server/checkouts.server";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http.server";
+import { retryPayment } from "~/server/payments/checkouts.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http/http.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

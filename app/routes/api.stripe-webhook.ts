@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, requireMethod } from "~/server/http.server";
-import { handleStripeWebhook } from "~/server/stripe-webhook.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, requireMethod } from "~/server/http/http.server";
+import { handleStripeWebhook } from "~/server/payments/stripe-webhook.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

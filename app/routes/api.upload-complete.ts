@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { database } from "~/server/db.server";
-import { methodNotAllowed } from "~/server/http.server";
-import { mintTickets, parseTicketRequest, requireTicketAllowance } from "~/server/upload-tickets.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed } from "~/server/http/http.server";
+import { mintTickets, parseTicketRequest, requireTicketAllowance } from "~/server/uploads/upload-tickets.server";
 
 /** SPEC: GET /api/upload-complete?count=N&sessionId=...[&bookType=...] → presigned upload tickets. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { readDataUrlUpload, uploadFileFieldsSchema } from "~/server/data-url-upload.server";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, requireMethod } from "~/server/http.server";
-import { requireUnexpiredTicketOfSession, uploadToTicket } from "~/server/upload-tickets.server";
+import { readDataUrlUpload, uploadFileFieldsSchema } from "~/server/preview/data-url-upload.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, requireMethod } from "~/server/http/http.server";
+import { requireUnexpiredTicketOfSession, uploadToTicket } from "~/server/uploads/upload-tickets.server";
 
 /** SPEC: POST /api/upload-file { imageData (data URL), presignedUrl, filename }: the ticket's PUT as JSON. */
 export async function action({ request, context }: ActionFunctionArgs) {

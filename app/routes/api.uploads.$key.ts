@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, requireMethod } from "~/server/http.server";
-import { putUploadSource, uploadToTicket } from "~/server/upload-tickets.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, requireMethod } from "~/server/http/http.server";
+import { putUploadSource, uploadToTicket } from "~/server/uploads/upload-tickets.server";
 
 /** The signed URL of an upload ticket: PUT the raw file bytes (S3-like), once. */
 export async function action({ request, context }: ActionFunctionArgs) {

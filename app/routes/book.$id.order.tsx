@@ -12,11 +12,12 @@ import { OrderSummary, type QuoteState } from "~/components/order-summary";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
 import { apiErrorMessage, createOrder, payForOrder, requestQuote } from "~/lib/api-client";
-import { BOOK_PAGE_MESSAGES, DELIVERY_COUNTRIES, LABELS, MESSAGES, POLL_INTERVAL_MS, SHOP_NAME, type DeliveryCountry } from "~/lib/constants";
+import { BOOK_PAGE_MESSAGES, LABELS, MESSAGES, SHOP_NAME } from "~/lib/customer-copy";
+import { DELIVERY_COUNTRIES, POLL_INTERVAL_MS, type DeliveryCountry } from "~/lib/shop-rules";
 import { deliveryFormSchema, type DeliveryFormInput } from "~/lib/schemas";
-import { loadVisitorBook } from "~/server/book-pages.server";
-import { database } from "~/server/db.server";
-import { orderPageState } from "~/server/orders.server";
+import { loadVisitorBook } from "~/server/books/book-pages.server";
+import { database } from "~/core/db/database.server";
+import { orderPageState } from "~/server/orders/orders.server";
 
 export const meta: MetaFunction = () => [{ title: `Order your book – ${SHOP_NAME}` }];
 
@@ -181,7 +182,8 @@ export default function OrderPage() {
           </div>
         ) : null}
 
-        <div className="grid gap-8 lg:grid-cols-[1fr_22rem]">
+        {/* minmax(0, 1fr), not auto: a long book title is cut with an ellipsis on a phone instead of widening the page. */}
+        <div className="grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
           <ValidatedForm
             id={FORM_ID}
             validator={validator}

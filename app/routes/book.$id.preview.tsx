@@ -10,32 +10,15 @@ import { PhotoRangeNote } from "~/components/photo-range-note";
 import { ProgressBar } from "~/components/progress-bar";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
-import {
-  apiErrorMessage,
-  getBookProgress,
-  listBookImages,
-  retryImage,
-  setBookDetailLevel,
-  setImageSelection,
-  setPageDetailLevel,
-  type BookProgress,
-  type ImageDto,
-} from "~/lib/api-client";
+import { apiErrorMessage, getBookProgress, listBookImages, retryImage, setBookDetailLevel, setImageSelection, setPageDetailLevel } from "~/lib/api-client";
+import { type BookProgress, type ImageDto } from "~/lib/api-types";
 import { bookPageCount, photoCountAdvice, planOfBook } from "~/lib/pricing";
-import {
-  BOOK_PAGE_MESSAGES,
-  CREATE_BOOK_MESSAGES,
-  DETAIL_LEVEL_MESSAGES,
-  HIGH_QUALITY_SCORE,
-  LABELS,
-  MESSAGES,
-  POLL_INTERVAL_MS,
-  SHOP_NAME,
-  type DetailLevel,
-} from "~/lib/constants";
-import { loadVisitorBook } from "~/server/book-pages.server";
-import { database } from "~/server/db.server";
-import { bookDetailSettings, redrawOlderEnginePages } from "~/server/detail-levels.server";
+import { BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES, DETAIL_LEVEL_MESSAGES, LABELS, MESSAGES, SHOP_NAME } from "~/lib/customer-copy";
+import { HIGH_QUALITY_SCORE, POLL_INTERVAL_MS } from "~/lib/shop-rules";
+import { type DetailLevel } from "~/core/engine-limits";
+import { loadVisitorBook } from "~/server/books/book-pages.server";
+import { database } from "~/core/db/database.server";
+import { bookDetailSettings, redrawOlderEnginePages } from "~/server/books/detail-levels.server";
 
 export const meta: MetaFunction = () => [{ title: `Choose your sketches – ${SHOP_NAME}` }];
 
@@ -266,7 +249,7 @@ export default function PreviewPage() {
           <BookDetailPicker value={bookLevel} disabled={!book.editable || savingBookLevel} onChange={changeBookLevel} />
         ) : null}
 
-        <div className="grid gap-8 lg:grid-cols-[1fr_18rem]">
+        <div className="grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
           <section aria-label="Your sketches">
             <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
               <div role="group" aria-label="Filter images" className="inline-flex rounded-lg border border-gray-200 bg-white p-1">

@@ -9,10 +9,12 @@ import { ImageDropzone } from "~/components/image-dropzone";
 import { ProgressBar, useFakeProgress } from "~/components/progress-bar";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
-import { ApiError, apiErrorMessage, listBookImages, startBookProcessing, uploadBookImages, type ImageDto } from "~/lib/api-client";
-import { BOOK_PAGE_MESSAGES, LABELS, MAX_PHOTOS_PER_BOOK, MESSAGES, SHOP_NAME } from "~/lib/constants";
+import { ApiError, apiErrorMessage, listBookImages, startBookProcessing, uploadBookImages } from "~/lib/api-client";
+import { type ImageDto } from "~/lib/api-types";
+import { BOOK_PAGE_MESSAGES, LABELS, MESSAGES, SHOP_NAME } from "~/lib/customer-copy";
+import { MAX_PHOTOS_PER_BOOK } from "~/lib/shop-rules";
 import { formatBytes } from "~/lib/format";
-import { loadVisitorBook } from "~/server/book-pages.server";
+import { loadVisitorBook } from "~/server/books/book-pages.server";
 import { preparePhotoForUpload } from "~/lib/prepare-photo";
 
 export const meta: MetaFunction = () => [{ title: `Upload photos – ${SHOP_NAME}` }];

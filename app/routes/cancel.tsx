@@ -11,7 +11,8 @@ import { PaymentPending } from "~/components/payment-pending";
 import { Spinner } from "~/components/spinner";
 import { retryPayment } from "~/lib/api-client";
 import { startNewBrowserSession } from "~/lib/browser-session";
-import { CREATE_BOOK_LABELS, SHOP_NAME, SUCCESS_PENDING_MS } from "~/lib/constants";
+import { CREATE_BOOK_LABELS, SHOP_NAME } from "~/lib/customer-copy";
+import { SUCCESS_PENDING_MS } from "~/lib/shop-rules";
 import { clearPendingOrder, loadPendingOrder, type PendingOrder } from "~/lib/pending-order";
 
 export const meta: MetaFunction = () => [{ title: `Payment cancelled – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];

@@ -4,11 +4,11 @@
  * the cancelled page. Only the visitor whose book it is, with the link we signed for the attempt.
  */
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { cancelLinkAttempt } from "~/server/checkout-cancel-link.server";
-import { database } from "~/server/db.server";
-import { notFound, parseId } from "~/server/http.server";
-import { requireOrder } from "~/server/orders.server";
-import { cancelCheckout, checkoutReturnUrls } from "~/server/payments.server";
+import { cancelLinkAttempt } from "~/server/payments/checkout-cancel-link.server";
+import { database } from "~/core/db/database.server";
+import { notFound, parseId } from "~/server/http/http.server";
+import { requireOrder } from "~/server/orders/orders.server";
+import { cancelCheckout, checkoutReturnUrls } from "~/server/payments/payments.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { env } = context.cloudflare;

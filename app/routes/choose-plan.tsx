@@ -2,7 +2,8 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { buttonStyles } from "~/components/button-styles";
 import { ArrowLeftIcon } from "~/components/icons";
 import { PlanCard } from "~/components/plan-card";
-import { PAGE_META, PLANS, PROCESSING_TIME_TEXT, STOREFRONT_LABELS } from "~/lib/constants";
+import { PAGE_META, PROCESSING_TIME_TEXT, STOREFRONT_LABELS } from "~/lib/customer-copy";
+import { PLANS } from "~/lib/shop-rules";
 import { useGoBack } from "~/lib/go-back";
 
 export const meta: MetaFunction = () => [

@@ -15,16 +15,9 @@ import { ProgressBar } from "~/components/progress-bar";
 import { Spinner } from "~/components/spinner";
 import { StockPhotoPicker } from "~/components/stock-photos";
 import { useToast } from "~/components/toast";
-import {
-  BOOK_TYPES,
-  CREATE_BOOK_LABELS,
-  CREATE_BOOK_MESSAGES,
-  MAX_CUSTOM_MESSAGE_LENGTH,
-  MAX_TITLE_LENGTH,
-  PLANS,
-  SHOP_NAME,
-  type BookType,
-} from "~/lib/constants";
+import { BOOK_TYPES, type BookType } from "~/core/catalog";
+import { CREATE_BOOK_LABELS, CREATE_BOOK_MESSAGES, SHOP_NAME } from "~/lib/customer-copy";
+import { MAX_CUSTOM_MESSAGE_LENGTH, MAX_TITLE_LENGTH, PLANS } from "~/lib/shop-rules";
 import { formatMoney } from "~/lib/format";
 import { loadPendingOrder } from "~/lib/pending-order";
 import { selectNewPhotos } from "~/lib/photo-selection";
@@ -167,7 +160,8 @@ export default function CreateBook() {
           to you.
         </p>
 
-        <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
+        {/* minmax(0, 1fr), not auto: the column is as wide as the screen, so the stock photo strip scrolls inside it on a phone instead of widening the page. */}
+        <div className="mt-8 grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
           <div className="space-y-6">
             <PhotoList
               photos={photos}

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { database } from "~/server/db.server";
-import { serveDebugFile } from "~/server/free-preview.server";
-import { methodNotAllowed } from "~/server/http.server";
+import { database } from "~/core/db/database.server";
+import { serveDebugFile } from "~/server/preview/free-preview.server";
+import { methodNotAllowed } from "~/server/http/http.server";
 
 /** /debug/debug-{image|mask|sketch}-{timestamp}.png: the planes of the caller's own conversion. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { Accordion } from "~/components/accordion";
 import { buttonStyles } from "~/components/button-styles";
 import { PageHeading } from "~/components/page-heading";
-import { PAGE_META, STOREFRONT_LABELS } from "~/lib/constants";
+import { PAGE_META, STOREFRONT_LABELS } from "~/lib/customer-copy";
 import { FAQ_ITEMS } from "~/lib/content/faq";
 
 export const meta: MetaFunction = () => [

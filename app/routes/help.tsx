@@ -6,7 +6,7 @@ import { ArticleLink, CategoryCard, HelpBreadcrumbs, helpHref } from "~/componen
 import { ArrowLeftIcon, MailIcon, SearchIcon } from "~/components/icons";
 import { PageHeading } from "~/components/page-heading";
 import { useToast } from "~/components/toast";
-import { CONTACT_EMAIL, PAGE_META, STOREFRONT_LABELS, STOREFRONT_MESSAGES } from "~/lib/constants";
+import { CONTACT_EMAIL, PAGE_META, STOREFRONT_LABELS, STOREFRONT_MESSAGES } from "~/lib/customer-copy";
 import { findHelpCategory, searchHelp, type HelpArticle, type HelpCategory } from "~/lib/content/help";
 
 export const meta: MetaFunction = () => [

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { database } from "~/server/db.server";
-import { methodNotAllowed, notFound } from "~/server/http.server";
-import { sessionOwnsImageKey } from "~/server/images.server";
-import { serveImage } from "~/server/storage.server";
+import { database } from "~/core/db/database.server";
+import { methodNotAllowed, notFound } from "~/server/http/http.server";
+import { sessionOwnsImageKey } from "~/server/books/images.server";
+import { serveImage } from "~/server/uploads/storage.server";
 
 /** Originals and sketches, only to the session whose book (or upload) they belong to. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

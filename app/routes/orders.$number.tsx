@@ -1,7 +1,7 @@
 /**
  * /orders/{number}: where "Track Your Order" leads (SPEC section 2). The session that placed the
  * order sees it at once; anyone else is asked for the email address it was placed with (posted,
- * so it never lands in a URL or a log). The rules are app/server/order-tracking.server.ts.
+ * so it never lands in a URL or a log). The rules are app/server/orders/order-tracking.server.ts.
  */
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -9,11 +9,11 @@ import { z } from "zod";
 import { buttonStyles } from "~/components/button-styles";
 import { CheckIcon } from "~/components/icons";
 import { Spinner } from "~/components/spinner";
-import { ORDER_TRACKING_SHIPPED_TEXT, ORDER_TRACKING_TEXT, SHOP_NAME } from "~/lib/constants";
+import { ORDER_TRACKING_SHIPPED_TEXT, ORDER_TRACKING_TEXT, SHOP_NAME } from "~/lib/customer-copy";
 import { formatMoney } from "~/lib/format";
-import { database } from "~/server/db.server";
-import { trackOrderByEmail, trackOwnOrder, type TrackedOrder } from "~/server/order-tracking.server";
-import { requireShopAllowance } from "~/server/shop-limits.server";
+import { database } from "~/core/db/database.server";
+import { trackOrderByEmail, trackOwnOrder, type TrackedOrder } from "~/server/orders/order-tracking.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 
 export const meta: MetaFunction = () => [{ title: `Your order – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 

@@ -15,7 +15,8 @@ import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
 import { apiErrorMessage, convertUploadedImage, requestUploadTickets, uploadFileToTicket } from "~/lib/api-client";
 import { ensureBrowserSessionId } from "~/lib/browser-session";
-import { PREVIEW_COMPARISON_HEIGHT_PX, PREVIEW_LABELS, PREVIEW_MESSAGES, SHOP_NAME } from "~/lib/constants";
+import { PREVIEW_COMPARISON_HEIGHT_PX } from "~/lib/shop-rules";
+import { PREVIEW_LABELS, PREVIEW_MESSAGES, SHOP_NAME } from "~/lib/customer-copy";
 import {
   conversionFailure,
   freePreviewUsed,
@@ -25,7 +26,7 @@ import {
   refusalOf,
 } from "~/lib/free-preview";
 import { preparePhotoForUpload } from "~/lib/prepare-photo";
-import { debugViewEnabled } from "~/server/free-preview.server";
+import { debugViewEnabled } from "~/server/preview/free-preview.server";
 
 export const meta: MetaFunction = () => [
   { title: `${PREVIEW_LABELS.pageTitle} – ${SHOP_NAME}` },

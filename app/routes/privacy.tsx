@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { LegalPage } from "~/components/legal-page";
-import { PAGE_META } from "~/lib/constants";
+import { PAGE_META } from "~/lib/customer-copy";
 import { PRIVACY_NOTICE } from "~/lib/content/legal";
 
 export const meta: MetaFunction = () => [

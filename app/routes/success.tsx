@@ -12,20 +12,12 @@ import { PaymentPending } from "~/components/payment-pending";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
 import { startNewBrowserSession } from "~/lib/browser-session";
-import {
-  BOOK_PAGE_MESSAGES,
-  CREATE_BOOK_LABELS,
-  DELIVERY_RANGE_TEXT,
-  LABELS,
-  POLL_INTERVAL_MS,
-  PROCESSING_TIME_TEXT,
-  SHOP_NAME,
-  SUCCESS_PENDING_MS,
-} from "~/lib/constants";
+import { BOOK_PAGE_MESSAGES, CREATE_BOOK_LABELS, DELIVERY_RANGE_TEXT, LABELS, PROCESSING_TIME_TEXT, SHOP_NAME } from "~/lib/customer-copy";
+import { POLL_INTERVAL_MS, SUCCESS_PENDING_MS } from "~/lib/shop-rules";
 import { formatMoney } from "~/lib/format";
 import { clearPendingOrder } from "~/lib/pending-order";
-import { database } from "~/server/db.server";
-import { findOrderOfCheckoutSession } from "~/server/orders.server";
+import { database } from "~/core/db/database.server";
+import { findOrderOfCheckoutSession } from "~/server/orders/orders.server";
 
 export const meta: MetaFunction = () => [{ title: `Payment successful – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 

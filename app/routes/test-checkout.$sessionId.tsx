@@ -13,12 +13,13 @@ import { buttonStyles } from "~/components/button-styles";
 import { DeliveryFields } from "~/components/delivery-fields";
 import { LockIcon } from "~/components/icons";
 import { Spinner } from "~/components/spinner";
-import { PLANS, SHOP_NAME } from "~/lib/constants";
+import { PLANS } from "~/lib/shop-rules";
+import { SHOP_NAME } from "~/lib/customer-copy";
 import { formatMoney } from "~/lib/format";
 import { deliveryFormSchema } from "~/lib/schemas";
-import { database } from "~/server/db.server";
-import { cancelLocalCheckoutUrl, findLocalCheckout, payLocalCheckout } from "~/server/local-checkout.server";
-import { localTestCheckoutEnabled } from "~/server/payment-provider.server";
+import { database } from "~/core/db/database.server";
+import { cancelLocalCheckoutUrl, findLocalCheckout, payLocalCheckout } from "~/server/payments/local-checkout.server";
+import { localTestCheckoutEnabled } from "~/server/payments/local-test-provider.server";
 
 export const meta: MetaFunction = () => [{ title: `Test payment – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 

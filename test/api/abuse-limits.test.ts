@@ -5,7 +5,8 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SHOP_BURST_PERIOD_SECONDS, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
+import { SHOP_BURST_PERIOD_SECONDS, SHOP_DAILY_LIMITS } from "~/lib/shop-rules";
+import { SHOP_LIMIT_MESSAGES } from "~/lib/customer-copy";
 import { dbRun, fakeJpeg, sessionIdOf, startOfRateLimitWindow, Visitor } from "./helpers";
 import { PreviewVisitor } from "./preview-helpers";
 

@@ -6,12 +6,12 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TEXT } from "~/lib/constants";
+import { ADMIN_TEXT } from "~/lib/customer-copy";
 import { loader as deskLoader } from "~/routes/admin._index";
 import { loader as pdfLoader } from "~/routes/admin.orders.$number.pdf";
-import { setJwksFetcherForTests, verifyAccessJwt } from "~/server/admin-access-jwt.server";
-import { ACCESS_JWT_HEADER, admittedAdmin, gateAdminRequest } from "~/server/admin-access.server";
-import type { Env } from "~/server/env.server";
+import { setJwksFetcherForTests, verifyAccessJwt } from "~/server/admin/admin-access-jwt.server";
+import { ACCESS_JWT_HEADER, admittedAdmin, gateAdminRequest } from "~/server/admin/admin-access.server";
+import type { Env } from "~/server/http/env.server";
 import { dbRun, ORIGIN, orderRow, payLocally, placeOrder, readyBook, startPayment, Visitor } from "./helpers";
 
 const TEAM_DOMAIN = "coloring-shop.cloudflareaccess.com";

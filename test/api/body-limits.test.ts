@@ -6,8 +6,9 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { API_MESSAGES, FREE_TICKETS_PER_DAY_PER_SESSION, MB, PREVIEW_API_MESSAGES } from "~/lib/constants";
-import { REFUSED_BODY_DRAIN_BYTES } from "~/server/bytes.server";
+import { API_MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/customer-copy";
+import { FREE_TICKETS_PER_DAY_PER_SESSION, MB } from "~/lib/shop-rules";
+import { REFUSED_BODY_DRAIN_BYTES } from "~/server/http/bytes.server";
 import { sessionIdOf, Visitor, type ApiError } from "./helpers";
 import { PreviewVisitor } from "./preview-helpers";
 

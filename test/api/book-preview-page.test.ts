@@ -4,7 +4,8 @@
  * page later. Read from the server-rendered page, so it holds before any script runs.
  */
 import { describe, expect, it } from "vitest";
-import { BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES, LABELS, PLANS } from "~/lib/constants";
+import { BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES, LABELS } from "~/lib/customer-copy";
+import { PLANS } from "~/lib/shop-rules";
 import { dbRun, fakeJpeg, Visitor } from "./helpers";
 
 /** A book of `photos` drawn photos, the first `selected` of them selected, of `plan` if given. */

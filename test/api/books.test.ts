@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TITLE_LENGTH, MESSAGES } from "~/lib/constants";
+import { MAX_TITLE_LENGTH } from "~/lib/shop-rules";
+import { MESSAGES } from "~/lib/customer-copy";
 import { Visitor, type ApiError } from "./helpers";
 
 describe("POST /api/books", () => {

@@ -4,7 +4,8 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CREATE_BOOK_MESSAGES, CURRENCY, EXTRA_PAGES, PLANS } from "~/lib/constants";
+import { CREATE_BOOK_MESSAGES } from "~/lib/customer-copy";
+import { CURRENCY, EXTRA_PAGES, PLANS } from "~/lib/shop-rules";
 import { dbRun, orderRow, payLocally, TEST_DELIVERY, uploadedPhotos, Visitor, type ApiError } from "./helpers";
 
 const form = { bookType: "standard", title: "Grandpa's Garden", customMessage: "For Grandpa", quantity: 2, agreeToTerms: true, newsletterSignup: false };

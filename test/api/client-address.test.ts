@@ -3,7 +3,7 @@
  * IPv6 on its /64 (IPv4 whole, an IPv4-mapped IPv6 address as its IPv4 address).
  */
 import { describe, expect, it } from "vitest";
-import { addressLimitKey } from "~/server/client-address.server";
+import { addressLimitKey } from "~/server/limits/client-address.server";
 
 describe("addressLimitKey", () => {
   it.each([

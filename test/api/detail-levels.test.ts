@@ -4,11 +4,12 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { BookDetailChange } from "~/lib/api-client";
-import { API_MESSAGES, DETAIL_LEVEL_MESSAGES, SHOP_DAILY_LIMITS, SHOP_LIMIT_MESSAGES } from "~/lib/constants";
+import type { BookDetailChange } from "~/lib/api-types";
+import { API_MESSAGES, DETAIL_LEVEL_MESSAGES, SHOP_LIMIT_MESSAGES } from "~/lib/customer-copy";
+import { SHOP_DAILY_LIMITS } from "~/lib/shop-rules";
 import astronautUrl from "../fixtures/photos/astronaut.jpg?inline";
 import { dbRun, fakeJpeg, sessionIdOf, Visitor, type ApiError, type ImageDto } from "./helpers";
-import { ENGINE_VERSION } from "../../workers/sketch/contract";
+import { ENGINE_VERSION } from "../../app/core/contracts/sketch";
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,4 +1,4 @@
-import type { Env as AppEnv } from "~/server/env.server";
+import type { Env as AppEnv } from "~/server/http/env.server";
 
 // `env` from cloudflare:test is typed as Cloudflare.Env.
 declare global {

@@ -5,7 +5,7 @@
  * refuses an `expires_at` outside the 30 minutes to 24 hours Stripe allows, and can be told to fail.
  */
 import Stripe from "stripe";
-import { STRIPE_CHECKOUT_MAX_TTL_SECONDS, STRIPE_CHECKOUT_MIN_TTL_SECONDS } from "~/lib/constants";
+import { STRIPE_CHECKOUT_MAX_TTL_SECONDS, STRIPE_CHECKOUT_MIN_TTL_SECONDS } from "~/lib/shop-rules";
 
 export interface RecordedRequest {
   method: string;

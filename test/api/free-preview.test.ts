@@ -1,21 +1,15 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import {
-  FREE_CONVERSIONS_PER_DAY_PER_ADDRESS,
-  FREE_CONVERSIONS_PER_DAY_PER_SESSION,
-  FREE_TICKETS_PER_DAY_PER_SESSION,
-  MESSAGES,
-  PREVIEW_API_MESSAGES,
-  PREVIEW_MESSAGES,
-} from "~/lib/constants";
-import { cleanUpFreePreviews } from "~/server/cleanup.server";
-import { database } from "~/server/db.server";
-import { convertUpload, latestDebugTimestamp, serveDebugFile } from "~/server/free-preview.server";
-import type { Env } from "~/server/env.server";
-import { BURST_PERIOD_SECONDS, countDailyUse, type Requester } from "~/server/preview-limits.server";
+import { FREE_CONVERSIONS_PER_DAY_PER_ADDRESS, FREE_CONVERSIONS_PER_DAY_PER_SESSION, FREE_TICKETS_PER_DAY_PER_SESSION } from "~/lib/shop-rules";
+import { MESSAGES, PREVIEW_API_MESSAGES, PREVIEW_MESSAGES } from "~/lib/customer-copy";
+import { cleanUpFreePreviews } from "~/server/jobs/cleanup.server";
+import { database } from "~/core/db/database.server";
+import { convertUpload, latestDebugTimestamp, serveDebugFile } from "~/server/preview/free-preview.server";
+import type { Env } from "~/server/http/env.server";
+import { BURST_PERIOD_SECONDS, countDailyUse, type Requester } from "~/server/limits/preview-limits.server";
 import { dbRun, makePng, r2Keys, startOfRateLimitWindow, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor } from "./preview-helpers";
-import { regionsKeyFor, sketchKeyFor } from "../../workers/sketch/contract";
+import { regionsKeyFor, sketchKeyFor } from "../../app/core/contracts/sketch";
 
 interface ConvertAnswer {
   data: { convertedImageUrl: string };

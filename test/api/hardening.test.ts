@@ -4,10 +4,10 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { API_MESSAGES, MESSAGES } from "~/lib/constants";
+import { API_MESSAGES, MESSAGES } from "~/lib/customer-copy";
 import { hasUnpairedBidiControls, isSafeText } from "~/lib/text-rules";
-import type { Env } from "~/server/env.server";
-import { resolveVisitorSession, SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "~/server/session.server";
+import type { Env } from "~/server/http/env.server";
+import { resolveVisitorSession, SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "~/server/http/session.server";
 import { ORIGIN, pngFile, Visitor } from "./helpers";
 
 describe("security headers", () => {

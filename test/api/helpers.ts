@@ -4,8 +4,8 @@
  */
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
-import type { ImageDto } from "~/lib/api-client";
-import type { ApiError } from "~/server/http.server";
+import type { ImageDto } from "~/lib/api-types";
+import type { ApiError } from "~/server/http/http.server";
 
 export type { ApiError, ImageDto };
 

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { API_MESSAGES, MAX_PHOTOS_PER_BOOK, MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, MB, MESSAGES } from "~/lib/constants";
-import { database } from "~/server/db.server";
-import { addImages } from "~/server/images.server";
+import { API_MESSAGES, MESSAGES } from "~/lib/customer-copy";
+import { MAX_PHOTOS_PER_BOOK, MB } from "~/lib/shop-rules";
+import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS } from "~/core/engine-limits";
+import { database } from "~/core/db/database.server";
+import { addImages } from "~/server/books/images.server";
 import { dbRun, fakeJpeg, jpegHeaderBytes, pngFile, r2Keys, Visitor, type ApiError, type ImageDto } from "./helpers";
 
 async function errorOf(response: Response): Promise<ApiError> {

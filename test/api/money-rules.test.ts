@@ -2,11 +2,12 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { API_MESSAGES, CREATE_BOOK_MESSAGES, PLANS } from "~/lib/constants";
+import { API_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/customer-copy";
+import { PLANS } from "~/lib/shop-rules";
 import { bookPageCount, priceBook } from "~/lib/pricing";
-import { database } from "~/server/db.server";
-import { orders } from "~/server/db/schema";
-import { startOrderPayment } from "~/server/payments.server";
+import { database } from "~/core/db/database.server";
+import { orders } from "~/core/db/schema.server";
+import { startOrderPayment } from "~/server/payments/payments.server";
 import { dbRun, fakeJpeg, orderRow, payLocally, placeOrder, quoteFor, readyBook, startPayment, Visitor, type ApiError } from "./helpers";
 
 async function message(response: Response) {

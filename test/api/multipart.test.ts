@@ -5,7 +5,7 @@ import {
   readMultipart,
   type MultipartEvent,
   type PartHeaders,
-} from "~/server/multipart.server";
+} from "~/server/http/multipart.server";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -74,6 +74,21 @@ describe("readMultipart", () => {
     }
   });
 
+  it("finds delimiters that straddle chunks of every size around the delimiter's length", async () => {
+    const boundary = "b0undary-of-twenty-six-ch";
+    const near = `\r\n--${boundary.slice(0, -1)}x\r\n-\r\n--${boundary.slice(0, 5)}`; // almost-delimiters inside the data
+    const contents = [near.repeat(40), "", "z".repeat(3000) + near, near + "\r"];
+    const body =
+      "preamble " + near + "\r\n" +
+      contents.map((text, i) => `--${boundary}\r\nContent-Disposition: form-data; name="images"; filename="f${i}.jpg"\r\n\r\n${text}\r\n`).join("") +
+      `--${boundary}--\r\n`;
+    const expected = contents.map((text, i) => ({ headers: { name: "images", filename: `f${i}.jpg`, contentType: null }, text }));
+    const delimiterLength = boundary.length + 4;
+    for (const chunkSize of [delimiterLength - 2, delimiterLength - 1, delimiterLength, delimiterLength + 1, 2 * delimiterLength - 1, 97, 1000]) {
+      expect(await parts(body, boundary, chunkSize), `chunk size ${chunkSize}`).toEqual(expected);
+    }
+  });
+
   it("ignores preamble, epilogue and transport padding and decodes filename*", async () => {
     const body =
       "preamble to ignore\r\n--b  \r\n" +
@@ -88,5 +103,14 @@ describe("readMultipart", () => {
     await expect(parts('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated', "b")).rejects.toBeInstanceOf(MalformedMultipartError);
     await expect(parts("--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--", "b")).rejects.toBeInstanceOf(MalformedMultipartError);
     await expect(parts("no boundary at all", "b")).rejects.toBeInstanceOf(MalformedMultipartError);
+  });
+
+  it("throws MalformedMultipartError for part headers that are not UTF-8 (the library reads them as UTF-8 only)", async () => {
+    const latin1Name = new Uint8Array([
+      ...encoder.encode('--b\r\nContent-Disposition: form-data; name="images"; filename="caf'),
+      0xe9,
+      ...encoder.encode('.jpg"\r\n\r\nx\r\n--b--'),
+    ]);
+    await expect(parts(latin1Name, "b")).rejects.toBeInstanceOf(MalformedMultipartError);
   });
 });

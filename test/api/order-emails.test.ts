@@ -7,13 +7,14 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LOCAL_SHOP_ORIGIN, ORDER_EMAIL_MAX_ATTEMPTS, ORDER_EMAIL_REPAIR_WINDOW_DAYS } from "~/lib/constants";
+import { LOCAL_SHOP_ORIGIN, ORDER_EMAIL_MAX_ATTEMPTS, ORDER_EMAIL_REPAIR_WINDOW_DAYS } from "~/lib/shop-rules";
 import { formatMoney } from "~/lib/format";
-import { database } from "~/server/db.server";
-import { orderEmails, orders, type Order, type OrderEmail } from "~/server/db/schema";
-import { resendProvider } from "~/server/email-provider.server";
-import { deliverDueEmails, recordOrderEmail, retryDelaySeconds } from "~/server/order-emails.server";
-import { handleCheckoutEvent, type CheckoutEvent } from "~/server/payments.server";
+import { database } from "~/core/db/database.server";
+import { orderEmails, orders, type Order, type OrderEmail } from "~/core/db/schema.server";
+import { resendProvider } from "~/server/orders/email-provider.server";
+import { deliverDueEmails, recordOrderEmail, retryDelaySeconds } from "~/server/orders/order-emails.server";
+import { handleCheckoutEvent } from "~/server/payments/payments.server";
+import type { CheckoutEvent } from "~/server/payments/payment-provider.server";
 import { FAKE_RESEND_KEY, FakeResend } from "./fake-resend";
 import { dbRun, payLocally, placeOrder, readyBook, startPayment, TEST_DELIVERY, Visitor } from "./helpers";
 

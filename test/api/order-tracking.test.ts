@@ -3,7 +3,7 @@
  * the number and the email it was placed with; for everyone else the same lookup form, 404.
  */
 import { describe, expect, it } from "vitest";
-import { ORDER_TRACKING_TEXT } from "~/lib/constants";
+import { ORDER_TRACKING_TEXT } from "~/lib/customer-copy";
 import { ORIGIN, payLocally, placeOrder, readyBook, startPayment, Visitor } from "./helpers";
 
 async function paidOrder() {

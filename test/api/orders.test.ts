@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { API_MESSAGES, CURRENCY, DELIVERY_RANGE_TEXT, EXTRA_PAGES, MESSAGES, PLANS } from "~/lib/constants";
+import { API_MESSAGES, DELIVERY_RANGE_TEXT, MESSAGES } from "~/lib/customer-copy";
+import { CURRENCY, EXTRA_PAGES, PLANS } from "~/lib/shop-rules";
 import { address, cancelLocally, dbRun, deliveryInfo, fakeJpeg, orderRow, readyBook, payLocally, startPayment, Visitor, type ApiError } from "./helpers";
 
 async function message(response: Response): Promise<string> {

@@ -8,11 +8,12 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, API_MESSAGES, BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/constants";
-import { database } from "~/server/db.server";
-import { orders, type Order } from "~/server/db/schema";
-import { cancelCheckout, handleCheckoutEvent, startOrderPayment } from "~/server/payments.server";
+import { ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, API_MESSAGES, BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/customer-copy";
+import { database } from "~/core/db/database.server";
+import { orders, type Order } from "~/core/db/schema.server";
+import { cancelCheckout, handleCheckoutEvent, startOrderPayment } from "~/server/payments/payments.server";
 import { FakeStripe, signedEvent } from "./fake-stripe";
+import { ENGINE_VERSION } from "~/core/contracts/sketch";
 import {
   cancelLocally,
   dbRun,
@@ -46,7 +47,7 @@ async function loadOrder(id: number): Promise<Order> {
 async function drawnBook(visitor: Visitor, selected = 5) {
   const made = await readyBook(visitor, selected);
   await dbRun(
-    "UPDATE images SET sketch_key = 'sketches/' || substr(original_key, 11) || '.e7-standard.png', quality_score = 95 WHERE book_id = ?",
+    `UPDATE images SET sketch_key = 'sketches/' || substr(original_key, 11) || '.${ENGINE_VERSION}-standard.png', quality_score = 95 WHERE book_id = ?`,
     made.bookId,
   );
   return made;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Env } from "~/server/env.server";
-import { localTestProvider } from "~/server/local-checkout.server";
-import { localTestCheckoutEnabled, paymentProviderFor, PaymentsNotConfiguredError } from "~/server/payment-provider.server";
+import type { Env } from "~/server/http/env.server";
+import { localTestCheckoutEnabled, localTestProvider } from "~/server/payments/local-test-provider.server";
+import { paymentProviderFor, PaymentsNotConfiguredError } from "~/server/payments/payments.server";
 
 const env = (vars: Partial<Env>) => vars as Env;
 

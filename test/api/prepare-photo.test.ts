@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PNG_WEBP_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "~/lib/constants";
+import { MAX_PNG_WEBP_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "~/core/engine-limits";
 import { targetSize } from "~/lib/prepare-photo";
 
 describe("targetSize (browser downscale before upload)", () => {

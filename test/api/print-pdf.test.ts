@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { EXTRA_PAGES } from "~/lib/constants";
-import { printKeyFor } from "../../workers/sketch/pdf/contract";
+import { EXTRA_PAGES } from "~/lib/shop-rules";
+import { printKeyFor } from "../../app/core/contracts/print";
 import { parsePdf, shownText } from "../sketch/pdf-parser";
 import { orderRow, payLocally, TEST_DELIVERY, uploadedPhotos, Visitor } from "./helpers";
 

@@ -7,9 +7,10 @@
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { MAX_PROCESS_ATTEMPTS, PROCESSING_FAILURES, PROCESSING_STUCK_MINUTES } from "~/lib/constants";
-import { sweepStuckImages } from "~/server/processing-sweep.server";
-import type { SketchJob } from "../../workers/sketch/contract";
+import { MAX_PROCESS_ATTEMPTS, PROCESSING_STUCK_MINUTES } from "~/lib/shop-rules";
+import { PROCESSING_FAILURES } from "~/core/engine-messages";
+import { sweepStuckImages } from "~/server/jobs/processing-sweep.server";
+import type { SketchJob } from "../../app/core/contracts/sketch";
 import { handleDeadLetters, handleSketchJob } from "../../workers/sketch/consumer";
 import { dbRun, pngFile, Visitor, type ImageDto } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { API_MESSAGES } from "~/lib/constants";
+import { API_MESSAGES } from "~/lib/customer-copy";
 import { dbRun, fakeJpeg, Visitor, type ApiError, type ImageDto } from "./helpers";
 
 afterEach(() => {

@@ -7,19 +7,13 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import {
-  BOOK_RETENTION_DAYS,
-  ORDER_RECORD_RETENTION_YEARS,
-  ORDERED_BOOK_FILES_RETENTION_DAYS,
-  PAYMENT_CONFIRMATION_GRACE_DAYS,
-  RETENTION_TEXTS,
-  UNUSED_CHECKOUT_RETENTION_DAYS,
-} from "~/lib/constants";
+import { BOOK_RETENTION_DAYS, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, PAYMENT_CONFIRMATION_GRACE_DAYS, UNUSED_CHECKOUT_RETENTION_DAYS } from "~/lib/shop-rules";
+import { RETENTION_TEXTS } from "~/lib/customer-copy";
 import { PRIVACY_NOTICE } from "~/lib/content/legal";
-import { listDeskOrders } from "~/server/admin-orders.server";
-import { database } from "~/server/db.server";
-import { applyRetention, RETENTION_LIMITS } from "~/server/retention.server";
-import { regionsKeyFor } from "../../workers/sketch/contract";
+import { listDeskOrders } from "~/server/admin/admin-orders.server";
+import { database } from "~/core/db/database.server";
+import { applyRetention, RETENTION_LIMITS } from "~/server/jobs/retention.server";
+import { regionsKeyFor } from "../../app/core/contracts/sketch";
 import { dbRun, pngFile, r2Keys, Visitor } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env } from "~/server/env.server";
-import { MissingSessionSecretError, resolveVisitorSession, SESSION_COOKIE_NAME } from "~/server/session.server";
+import type { Env } from "~/server/http/env.server";
+import { MissingSessionSecretError, resolveVisitorSession, SESSION_COOKIE_NAME } from "~/server/http/session.server";
 import { Visitor } from "./helpers";
 
 const request = (cookie?: string) => new Request("http://example.com/", { headers: cookie ? { Cookie: cookie } : {} });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { STATS_CACHE_MAX_AGE_SECONDS } from "~/lib/constants";
+import { STATS_CACHE_MAX_AGE_SECONDS } from "~/lib/shop-rules";
 import { dbRun, fakeJpeg, ORIGIN, Visitor } from "./helpers";
 
 interface Stats {

@@ -5,11 +5,11 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CHECKOUT_TTL_SECONDS, PLANS, STRIPE_CHECKOUT_MAX_TTL_SECONDS, STRIPE_CHECKOUT_MIN_TTL_SECONDS } from "~/lib/constants";
-import { database } from "~/server/db.server";
-import { orders, type Order } from "~/server/db/schema";
-import { startOrderPayment } from "~/server/payments.server";
-import { stripeProvider } from "~/server/stripe.server";
+import { CHECKOUT_TTL_SECONDS, PLANS, STRIPE_CHECKOUT_MAX_TTL_SECONDS, STRIPE_CHECKOUT_MIN_TTL_SECONDS } from "~/lib/shop-rules";
+import { database } from "~/core/db/database.server";
+import { orders, type Order } from "~/core/db/schema.server";
+import { startOrderPayment } from "~/server/payments/payments.server";
+import { stripeProvider } from "~/server/payments/stripe.server";
 import Stripe from "stripe";
 import { eq } from "drizzle-orm";
 import { FakeStripe, signedEvent } from "./fake-stripe";

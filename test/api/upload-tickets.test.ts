@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES, MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/constants";
-import { database } from "~/server/db.server";
-import { findUploadedUploads } from "~/server/upload-tickets.server";
+import { MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "~/lib/shop-rules";
+import { MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/customer-copy";
+import { database } from "~/core/db/database.server";
+import { findUploadedUploads } from "~/server/uploads/upload-tickets.server";
 import { dbRun, jpegHeaderBytes, makePng, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor, type TicketAnswer } from "./preview-helpers";
 

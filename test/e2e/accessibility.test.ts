@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { helpHref } from "../../app/components/help-center";
 import { HELP_CATEGORIES } from "../../app/lib/content/help";
 import {
-  FIVE_PHOTOS,
+  chooseFivePhotos,
   SKETCH_TIMEOUT_MS,
   callApi,
   fillUkDeliveryAddress,
@@ -107,12 +107,7 @@ const VISITS: Visit[] = [
     name: "/create-book (five photos chosen)",
     open: async (page) => {
       await goto(page, "/create-book?type=standard");
-      const dropzone = page.getByRole("button", { name: /Add photos/ });
-      await waitForHydration(dropzone);
-      const chooser = page.waitForEvent("filechooser");
-      await dropzone.click();
-      await (await chooser).setFiles(FIVE_PHOTOS);
-      await page.getByRole("list", { name: "Chosen photos" }).getByRole("listitem").nth(4).waitFor();
+      await chooseFivePhotos(page);
       await page.getByTestId("toast").first().waitFor();
     },
   },

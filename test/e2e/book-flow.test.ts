@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
-import { BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES, PLANS } from "../../app/lib/constants";
+import { BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES } from "../../app/lib/customer-copy";
+import { PLANS } from "../../app/lib/shop-rules";
 import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 
 // A standard book needs at least five photos (SPEC section 5).

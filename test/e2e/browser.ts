@@ -58,6 +58,16 @@ export const FIVE_PHOTOS = [
   "test/fixtures/images/coffee-420-baseline.jpg",
 ].map((file) => path.join(ROOT, file));
 
+/** On /create-book with its plan chosen: the five photos added through the drop zone's file dialog, all listed. */
+export async function chooseFivePhotos(page: Page): Promise<void> {
+  const dropzone = page.getByRole("button", { name: /Add photos/ });
+  await waitForHydration(dropzone);
+  const chooser = page.waitForEvent("filechooser");
+  await dropzone.click();
+  await (await chooser).setFiles(FIVE_PHOTOS);
+  await page.getByRole("list", { name: "Chosen photos" }).getByRole("listitem").nth(4).waitFor();
+}
+
 /**
  * A UK delivery address typed into the form on the page: the book's order step and the local test
  * checkout label their fields alike.

@@ -13,8 +13,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import type { ImageDto } from "../../app/lib/api-client";
-import { DETAIL_LEVEL_MESSAGES, LABELS } from "../../app/lib/constants";
+import type { ImageDto } from "../../app/lib/api-types";
+import { DETAIL_LEVEL_MESSAGES, LABELS } from "../../app/lib/customer-copy";
 import { FIVE_PHOTOS, ROOT, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
 
 const SKETCH_TIMEOUT_MS = 180_000;

@@ -114,7 +114,7 @@ export default async function setup(project: TestProject) {
       "--var", "APP_ENV:test",
       "--var", "LOCAL_TEST_CHECKOUT:on",
       // Every test is a new visitor, but all of them come from 127.0.0.1: the free preview's
-      // per-address daily cap (app/server/preview-limits.server.ts) is raised for them.
+      // per-address daily cap (app/server/limits/preview-limits.server.ts) is raised for them.
       "--var", "DAILY_LIMIT_PER_ADDRESS:1000",
       "--var", `ADMIN_LOCAL_PASSWORD:${ADMIN_PASSWORD}`,
       // Order emails link to the tracking page on this server.

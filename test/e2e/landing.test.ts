@@ -7,7 +7,8 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, SCREENSHOTS_DIR as screenshotsDir, waitForHydration } from "./browser";
-import { GALLERY_EXAMPLE_COUNT, STATS_LABELS, STATS_LOADING_TEXT, TESTIMONIALS_PER_PAGE } from "../../app/lib/constants";
+import { GALLERY_EXAMPLE_COUNT, TESTIMONIALS_PER_PAGE } from "../../app/lib/shop-rules";
+import { STATS_LABELS, STATS_LOADING_TEXT } from "../../app/lib/customer-copy";
 import { TESTIMONIALS } from "../../app/lib/content/testimonials";
 
 const STEP_TIMEOUT_MS = 20_000;

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CREATE_BOOK_MESSAGES } from "../../app/lib/constants";
+import { CREATE_BOOK_MESSAGES } from "../../app/lib/customer-copy";
 import { parsePdf, shownText } from "../sketch/pdf-parser";
 import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
 

@@ -10,7 +10,8 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, ROOT as root, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
-import { MAX_UPLOAD_BYTES, MESSAGES, PREVIEW_LABELS, PREVIEW_MESSAGES } from "../../app/lib/constants";
+import { MAX_UPLOAD_BYTES } from "../../app/lib/shop-rules";
+import { MESSAGES, PREVIEW_LABELS, PREVIEW_MESSAGES } from "../../app/lib/customer-copy";
 
 const CHELSEA = path.join(root, "test/fixtures/photos/chelsea.jpg");
 const CONVERSION_TIMEOUT_MS = 120_000;

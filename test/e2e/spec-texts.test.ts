@@ -8,18 +8,8 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  BOOK_PAGE_MESSAGES,
-  CREATE_BOOK_LABELS,
-  DROPZONE_TEXT,
-  FILE_DIALOG_CANCEL_MS,
-  LABELS,
-  MAX_PHOTOS_PER_BOOK,
-  MAX_UPLOAD_BYTES,
-  MESSAGES,
-  PREVIEW_LABELS,
-  PREVIEW_MESSAGES,
-} from "../../app/lib/constants";
+import { BOOK_PAGE_MESSAGES, CREATE_BOOK_LABELS, DROPZONE_TEXT, LABELS, MESSAGES, PREVIEW_LABELS, PREVIEW_MESSAGES } from "../../app/lib/customer-copy";
+import { FILE_DIALOG_CANCEL_MS, MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "../../app/lib/shop-rules";
 import { FIVE_PHOTOS, SKETCH_TIMEOUT_MS, callApi, launchChromium, newVisitor, orderedBook, payOnTestCheckout, waitForHydration, waitForToast } from "./browser";
 
 let browser: Browser;

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { STOCK_PHOTO_DELAY_MS } from "../../app/lib/constants";
+import { STOCK_PHOTO_DELAY_MS } from "../../app/lib/shop-rules";
 import { loadStockPhotoFile, STOCK_PHOTO_GROUPS, STOCK_PHOTOS, type StockPhoto } from "../../app/lib/stock-photos";
 
 const root = path.resolve(import.meta.dirname, "../..");

@@ -7,7 +7,7 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { RETENTION_TEXTS } from "../../app/lib/constants";
+import { RETENTION_TEXTS } from "../../app/lib/customer-copy";
 import { launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir, waitForHydration } from "./browser";
 
 const WIDTHS = [1280, 375] as const;

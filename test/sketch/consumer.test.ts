@@ -6,7 +6,7 @@ import apiPoolConfig from "../api/vitest.config.ts?raw";
 import sketchWranglerToml from "../../workers/sketch/wrangler.toml?raw";
 import worker, { Sketcher } from "../../workers/sketch/index";
 import { GAVE_UP_REASON, RETRY_BASE_DELAY_SECONDS, type SketchEnv } from "../../workers/sketch/consumer";
-import { ENGINE_VERSION, regionsKeyFor, sketchKeyFor, type SketchJob } from "../../workers/sketch/contract";
+import { ENGINE_VERSION, regionsKeyFor, sketchKeyFor, type SketchJob } from "../../app/core/contracts/sketch";
 import { LEVEL_REGIONS } from "../../workers/sketch/kernel/regions/tuning";
 import { imageRow, pngHeaderOnly, seedImage, syntheticPhoto, toJpeg, toPng, toWebp } from "./helpers";
 

@@ -2,7 +2,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import decodePng from "@jsquash/png/decode";
 import { describe, expect, it } from "vitest";
 import type { SketchEnv } from "../../workers/sketch/consumer";
-import { debugKeysFor } from "../../workers/sketch/contract";
+import { debugKeysFor } from "../../app/core/contracts/sketch";
 import { edgeAndLineMask } from "../../workers/sketch/debug";
 import { Sketcher } from "../../workers/sketch/index";
 import type { GrayPlane } from "../../workers/sketch/kernel";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeToGrayPlane } from "../../workers/sketch/decode";
-import { PROCESSING_FAILURES } from "../../app/lib/constants";
+import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
 import { PermanentSketchError } from "../../workers/sketch/errors";
 import { decodeGifGray } from "../../workers/sketch/gif";
 import { makeGif, packLzwCodes } from "./exif-fixtures";

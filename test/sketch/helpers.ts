@@ -8,7 +8,7 @@ import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode";
 import { env } from "cloudflare:test";
 import jpegEncoderWasm from "../../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
 import webpEncoderWasm from "../../node_modules/@jsquash/webp/codec/enc/webp_enc_simd.wasm";
-import { database, schema } from "../../app/server/db.server";
+import { database, schema } from "../../app/core/db/database.server";
 import { pngCodecWasm } from "../../workers/sketch/wasm-modules";
 
 export interface Rgba {

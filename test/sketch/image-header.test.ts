@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readImageHeader } from "../../workers/sketch/image-header";
+import { readImageHeader } from "../../app/core/images/image-header";
 
 const bytes = (...parts: (number[] | string)[]) =>
   new Uint8Array(parts.flatMap((part) => (typeof part === "string" ? [...part].map((c) => c.charCodeAt(0)) : part)));

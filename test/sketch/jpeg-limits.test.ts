@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { JPEG_LIMIT_MESSAGES, JPEG_MAX_SCANS } from "../../app/lib/constants";
+import { JPEG_LIMIT_MESSAGES } from "../../app/core/engine-messages";
+import { JPEG_MAX_SCANS } from "../../app/core/engine-limits";
 import { decodeToGrayPlane } from "../../workers/sketch/decode";
 import { isPermanent } from "../../workers/sketch/errors";
 

@@ -3,7 +3,7 @@
  * answers can be worked out by hand: outlines, strokes, spurs, grids, photos with step edges.
  */
 import { describe, expect, it } from "vitest";
-import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
+import { PRINT_LONG_EDGE_PX } from "../../app/core/engine-limits";
 import type { GrayPlane } from "../../workers/sketch/kernel";
 import { clearLineShare, edgePrecision, measureLines, nestingShare, pageFigures, type LineMeasure } from "../../workers/sketch/line-measure";
 

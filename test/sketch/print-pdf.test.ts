@@ -8,12 +8,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../workers/sketch/index";
 import { encodeGrayPng } from "../../workers/sketch/encode";
 import { PAGE_HEIGHT_PT, PAGE_WIDTH_PT, SAFE_AREA, writeBookPdf } from "../../workers/sketch/pdf/book-pdf";
-import { printKeyFor, type PrintJob } from "../../workers/sketch/pdf/contract";
+import { printKeyFor, type PrintJob } from "../../app/core/contracts/print";
 import { readPngForPdf } from "../../workers/sketch/pdf/png";
 import { DEFAULT_SKETCH_WAIT_SECONDS, type PrintEnv } from "../../workers/sketch/pdf/print-jobs";
 import { PART_SIZE, R2MultipartSink } from "../../workers/sketch/pdf/sink";
 import { textWidth, toWinAnsi } from "../../workers/sketch/pdf/text";
-import { database, schema } from "../../app/server/db.server";
+import { database, schema } from "../../app/core/db/database.server";
 import { decodeFlatePngPredicted, parsePdf, shownText } from "./pdf-parser";
 import { lineArt } from "./line-art";
 

@@ -46,6 +46,24 @@ describe("quality score", () => {
     expect(lineAmount(20)).toBeCloseTo(0.2);
   });
 
+  it("scores a few shapes floating on an empty page down for the page it leaves empty", () => {
+    // Three discs on a plain wall: clean, closed, on the photo's edges, but 9/10 of the page is one
+    // white area. The same discs among many shapes fill the page.
+    const width = 1100;
+    const height = 800;
+    const data = new Uint8ClampedArray(width * height * 4).fill(235);
+    for (const [cx, cy, r] of [[300, 300, 60], [520, 420, 70], [760, 330, 55]]) {
+      for (let y = cy - r; y <= cy + r; y++) for (let x = cx - r; x <= cx + r; x++) {
+        if ((x - cx) ** 2 + (y - cy) ** 2 <= r * r) data.fill(60, (y * width + x) * 4, (y * width + x) * 4 + 3);
+      }
+    }
+    const floating = quality({ width, height, data });
+    const full = quality(syntheticPhoto(width, height, 7, 60));
+    expect(floating.backgroundShare).toBeGreaterThan(0.9);
+    expect(floating.factors.filled).toBeLessThan(0.75);
+    expect(full.factors.filled).toBe(1);
+  });
+
   it("scores a thumbnail of the photo below the full-size photo", () => {
     const big = quality(syntheticPhoto(3300, 2550, 7, 60));
     const thumbnail = quality(syntheticPhoto(400, 309, 7, 60));

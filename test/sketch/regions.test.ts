@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deserialiseHierarchy, serialiseHierarchy, type GrayPlane } from "../../workers/sketch/kernel";
 import { adjacencyOf } from "../../workers/sketch/kernel/regions/adjacency";
+import { edgeMaps, STRENGTH_STEPS_PER_GREY_LEVEL, visibleStepFor } from "../../workers/sketch/kernel/regions/edge-map";
 import { traceArcs } from "../../workers/sketch/kernel/regions/arcs";
 import { buildHierarchy, drawLevel, regionCountAt, regionsAt } from "../../workers/sketch/kernel/regions";
 import { mergeSequence } from "../../workers/sketch/kernel/regions/merge-tree";
@@ -43,6 +44,50 @@ describe("watershed basins", () => {
     const { label } = watershedBasins(strength, 1024, width, height);
     expect(label[2 * width + 3]).toBe(label[2]);
     expect(label[2 * width + 26]).toBe(label[27]);
+  });
+});
+
+describe("edge maps", () => {
+  const tuning = { smoothingPx: 1, noiseSmoothing: 0, surroundSigmaPx: 8, surroundSuppression: 1 };
+  const strongBox = [10, 10, 40, 40];
+  const faintBox = [60, 10, 90, 40];
+  /** Mean saliency (grey levels) on the column crossing a box's left side at x0. */
+  const saliencyAcross = (saliency: Uint16Array, width: number, x0: number) => {
+    let sum = 0;
+    for (let y = 15; y < 35; y++) sum += Math.max(saliency[y * width + x0 - 1], saliency[y * width + x0]);
+    return sum / 20 / STRENGTH_STEPS_PER_GREY_LEVEL;
+  };
+
+  it("fades a faint edge's saliency on a photo that has clear ones, so mist loses to outlines", () => {
+    // A clear square (80 grey levels) and a faint one (6 levels) on the same grey.
+    const photo = plane(100, 50, (x, y) => (inBox(x, y, strongBox) ? 200 : inBox(x, y, faintBox) ? 126 : 120));
+    const plain = edgeMaps(photo, 0, { ...tuning, visibleStep: 0 });
+    const gated = edgeMaps(photo, 0, { ...tuning, visibleStep: 12 });
+    expect(saliencyAcross(gated.saliency, 100, 10)).toBeCloseTo(saliencyAcross(plain.saliency, 100, 10), 1);
+    expect(saliencyAcross(gated.saliency, 100, 60)).toBeLessThan(0.5 * saliencyAcross(plain.saliency, 100, 60));
+    // The relief the basins flood is the photo's, whatever the gate.
+    expect(gated.flood).toEqual(plain.flood);
+  });
+
+  it("leaves a photo whose every edge is faint (mist, night) as it is", () => {
+    const photo = plane(100, 50, (x, y) => (inBox(x, y, strongBox) ? 130 : inBox(x, y, faintBox) ? 126 : 120));
+    const plain = edgeMaps(photo, 0, { ...tuning, visibleStep: 0 });
+    const gated = edgeMaps(photo, 0, { ...tuning, visibleStep: 12 });
+    expect(gated.saliency).toEqual(plain.saliency);
+    expect(visibleStepFor(12, 12)).toBe(0);
+    expect(visibleStepFor(18, 12)).toBe(6);
+    expect(visibleStepFor(60, 12)).toBe(12);
+  });
+});
+
+describe("a photo with no clear edge (mist, night)", () => {
+  it("is judged against its own clearest edges, so even its Simple page has its shapes", () => {
+    // Three boxes 6 grey levels off a plain grey: every edge far under the levels' saliencies.
+    const boxes = [[60, 60, 180, 180], [260, 120, 400, 260], [460, 60, 560, 200]];
+    const mist = plane(600, 400, (x, y) => (boxes.some((box) => inBox(x, y, box)) ? 126 : 120));
+    const { hierarchy } = buildHierarchy(mist, IDENTITY, 0);
+    expect(regionCountAt(hierarchy, "simple")).toBeGreaterThanOrEqual(2);
+    expect(regionCountAt(hierarchy, "detailed")).toBeGreaterThanOrEqual(regionCountAt(hierarchy, "simple"));
   });
 });
 

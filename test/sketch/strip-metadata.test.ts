@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeImage, decodeToGrayPlane } from "../../workers/sketch/decode";
-import { readJpegOrientation } from "../../workers/sketch/exif";
-import { stripMetadata } from "../../workers/sketch/strip-metadata";
+import { readJpegOrientation } from "../../app/core/images/exif-orientation";
+import { stripMetadata } from "../../app/core/images/strip-metadata";
 import { exifSegment, insertAfterSoi, makeGif, segment, tiffWith } from "./exif-fixtures";
 import { syntheticPhoto, toJpeg, toPng, toWebp } from "./helpers";
 

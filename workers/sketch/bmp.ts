@@ -4,7 +4,8 @@
  * or top-down. RLE-compressed and 16-bit bitmaps are refused with a clear reason. One grey byte
  * per pixel is all we allocate, read row by row from the file.
  */
-import { MAX_SOURCE_PIXELS, PROCESSING_FAILURES } from "../../app/lib/constants";
+import { MAX_SOURCE_PIXELS } from "../../app/core/engine-limits";
+import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
 import { PermanentSketchError } from "./errors";
 import type { GrayPlane } from "./kernel";
 
@@ -27,7 +28,7 @@ export function decodeBmpGray(bytes: Uint8Array): GrayPlane {
   let paletteCount = 0;
   let paletteEntrySize = 4;
   if (headerSize === 12) {
-    // BITMAPCOREHEADER sizes are unsigned (no top-down form), as image-header.ts reads them.
+    // BITMAPCOREHEADER sizes are unsigned (no top-down form), as app/core/images/image-header.ts reads them.
     width = view.getUint16(18, true);
     signedHeight = view.getUint16(20, true);
     bitsPerPixel = view.getUint16(24, true);

@@ -9,9 +9,10 @@
  * cause (D1, R2, codec text) goes to the log.
  */
 import { and, eq, ne } from "drizzle-orm";
-import { database, schema } from "../../app/server/db.server";
-import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, PROCESSING_FAILURES, type DetailLevel } from "../../app/lib/constants";
-import { sketchKeyFor, type SketchJob } from "./contract";
+import { database, schema } from "../../app/core/db/database.server";
+import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/core/engine-limits";
+import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
+import { sketchKeyFor, type SketchJob } from "../../app/core/contracts/sketch";
 import { customerReason, describeError, isPermanent } from "./errors";
 import { convertOriginal, yieldToRuntime } from "./pipeline";
 
@@ -113,7 +114,7 @@ export async function handleSketchJob(message: Message<unknown>, env: SketchEnv)
 /**
  * Messages that used up their retries: the image fails with the customer's reason. If this
  * consumer itself cannot reach D1, the message is retried; once those retries are gone too, the
- * hourly sweep (app/server/processing-sweep.server.ts) still resolves the image.
+ * hourly sweep (app/server/jobs/processing-sweep.server.ts) still resolves the image.
  */
 export async function handleDeadLetters(batch: MessageBatch<unknown>, env: SketchEnv): Promise<void> {
   const db = database(env.DB);

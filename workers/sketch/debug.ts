@@ -6,7 +6,7 @@
  *   strong edge (3x3 Sobel above the kernel's edgeLow) that left no ink, white elsewhere.
  * Only made when asked for (debug conversions of the free preview), never for book photos.
  */
-import { debugKeysFor, type DebugPlaneKeys } from "./contract";
+import { debugKeysFor, type DebugPlaneKeys } from "../../app/core/contracts/sketch";
 import { encodeGrayPng } from "./encode";
 import { areaResize, type GrayPlane } from "./kernel";
 

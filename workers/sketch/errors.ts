@@ -1,4 +1,4 @@
-import { PROCESSING_FAILURES } from "../../app/lib/constants";
+import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
 
 /**
  * A failure that no retry can fix (not an image, corrupt or truncated data, too many pixels,

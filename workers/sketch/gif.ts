@@ -9,7 +9,8 @@
  * frame-sized buffer in between. Every read is bounds-checked, and data that ends inside the
  * frame is refused as damaged rather than turned into a half-white page.
  */
-import { MAX_SOURCE_PIXELS, PROCESSING_FAILURES } from "../../app/lib/constants";
+import { MAX_SOURCE_PIXELS } from "../../app/core/engine-limits";
+import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
 import { PermanentSketchError } from "./errors";
 import type { GrayPlane } from "./kernel";
 

@@ -7,11 +7,11 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { DEAD_LETTER_QUEUE, handleDeadLetters, handleSketchJobs, SKETCH_QUEUE } from "./consumer";
-import { PREVIEW_MESSAGES } from "../../app/lib/constants";
-import type { ConvertOptions, ConvertOutcome, SketcherRpc, SketchJob } from "./contract";
+import { CONVERSION_ERROR_DEFAULT } from "../../app/core/engine-messages";
+import type { ConvertOptions, ConvertOutcome, SketcherRpc, SketchJob } from "../../app/core/contracts/sketch";
 import { isPermanent } from "./errors";
 import { convertOriginal } from "./pipeline";
-import type { PrintJob } from "./pdf/contract";
+import type { PrintJob } from "../../app/core/contracts/print";
 import { handlePrintDeadLetters, handlePrintJobs, PRINT_DEAD_LETTER_QUEUE, PRINT_QUEUE, type PrintEnv } from "./pdf/print-jobs";
 
 export type { SketchEnv } from "./consumer";
@@ -31,7 +31,7 @@ export class Sketcher extends WorkerEntrypoint<WorkerEnv> implements SketcherRpc
     } catch (error) {
       if (isPermanent(error)) return { ok: false, reason: error.message };
       console.error("free preview conversion failed", originalKey, error);
-      return { ok: false, reason: PREVIEW_MESSAGES.conversionErrorDefault };
+      return { ok: false, reason: CONVERSION_ERROR_DEFAULT };
     }
   }
 }

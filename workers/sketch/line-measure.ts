@@ -20,7 +20,7 @@
  * much finer than 2 print pixels (0.17 mm): a 3300 px page costs what a 1650 px page does, and
  * reads alike. Line widths are read on the page itself, where a pixel of width matters.
  */
-import { PRINT_LONG_EDGE_PX } from "../../app/lib/constants";
+import { PRINT_LONG_EDGE_PX } from "../../app/core/engine-limits";
 import { areaResize, type GrayPlane } from "./kernel";
 import { cellMagnitudeRow, OUTLINE_CELL, outlineCells, SPECK_PRINT_PIXELS } from "./measure";
 

@@ -8,12 +8,12 @@
  * file bytes and the decoded RGBA (4 bytes per pixel, the biggest buffers) are locals of
  * loadGray and become garbage as soon as the one-byte grey plane exists.
  */
-import { regionsKeyFor, sketchKeyFor, type ConvertOptions, type ConvertResult, type DebugPlaneKeys } from "./contract";
+import { regionsKeyFor, sketchKeyFor, type ConvertOptions, type ConvertResult, type DebugPlaneKeys } from "../../app/core/contracts/sketch";
 import { storeDebugPlanes } from "./debug";
 import { decodeToGrayPlane } from "./decode";
 import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
-import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/lib/constants";
+import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/core/engine-limits";
 import { drawLevel, grayToHierarchy, REGION_TUNING, type GrayPlane, type RegionHierarchy } from "./kernel";
 import { measureQuality, varianceOfLaplacian } from "./quality";
 import { loadRegions, storeRegions, type PhotoSummary, type StoredRegions } from "./stored-regions";

@@ -14,8 +14,12 @@
  *                the lines part regions that look different, not patches of one texture
  *   on edges     E = (0 at EDGE_PRECISION_POOR of the line on the photo's edges, 1 at EDGE_PRECISION_GOOD)^0.5
  *   ink          K = 1 up to INK_CEILING of the page, 0 at INK_MAX (a black page is no page)
+ *   filled       S = 1 up to BACKGROUND_FULL of the page in background (white regions over 15 %
+ *                of it), down to 1 - EMPTY_PAGE_PENALTY at BACKGROUND_EMPTY: a few shapes
+ *                floating on an empty page (a flower's fragments, a misty lake) leave a child
+ *                little to colour, however clean they are
  *
- *   score = round(100 × R × B × F × G × P × A × C × E × K)
+ *   score = round(100 × R × B × F × G × P × A × C × E × K × S)
  */
 import { REGION_TUNING, type GrayPlane } from "./kernel";
 import { pageFigures, type PageFigures } from "./line-measure";
@@ -41,13 +45,16 @@ export const EDGE_PRECISION_POOR = 0.85;
 export const EDGE_PRECISION_GOOD = 0.97;
 export const INK_CEILING = 0.15;
 export const INK_MAX = 0.4;
+export const BACKGROUND_FULL = 0.8;
+export const BACKGROUND_EMPTY = 0.95;
+export const EMPTY_PAGE_PENALTY = 0.5;
 
 export interface QualityReport extends InkFigures, PageFigures {
   score: number;
   resolution: number;
   laplacianVariance: number;
   /** The factors of the score (each 0-1), for the bench and the decision record. */
-  factors: { resolution: number; closure: number; freeEnds: number; clean: number; amount: number; clarity: number; onEdges: number; ink: number };
+  factors: { resolution: number; closure: number; freeEnds: number; clean: number; amount: number; clarity: number; onEdges: number; ink: number; filled: number };
 }
 
 export interface QualityInput {
@@ -75,6 +82,7 @@ export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, g
     clarity: CLARITY_FLOOR + (1 - CLARITY_FLOOR) * Math.min(1, figures.clearShare / CLEAR_SHARE_GOOD),
     onEdges: Math.sqrt(rampUp(figures.edgePrecision, EDGE_PRECISION_POOR, EDGE_PRECISION_GOOD)),
     ink: rampDown(pixels.inkShare, INK_CEILING, INK_MAX),
+    filled: 1 - EMPTY_PAGE_PENALTY * rampUp(figures.backgroundShare, BACKGROUND_FULL, BACKGROUND_EMPTY),
   };
   const product = Object.values(factors).reduce((total, factor) => total * factor, 1);
   const score = Math.max(0, Math.min(100, Math.round(100 * product)));

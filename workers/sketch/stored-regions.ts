@@ -8,7 +8,7 @@
  * grey on the analysis grid).
  */
 import { deflateSync, inflateSync } from "node:zlib";
-import { DETAIL_LEVELS, type DetailLevel } from "../../app/lib/constants";
+import { DETAIL_LEVELS, type DetailLevel } from "../../app/core/engine-limits";
 import { deserialiseHierarchy, serialiseHierarchy, type GrayPlane, type RegionHierarchy } from "./kernel";
 
 export interface PhotoSummary {

@@ -4,7 +4,8 @@
  * photo leaves the list.
  */
 import { useEffect, useMemo } from "react";
-import { CREATE_BOOK_LABELS, MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "~/lib/constants";
+import { CREATE_BOOK_LABELS } from "~/lib/customer-copy";
+import { MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "~/lib/shop-rules";
 import { formatBytes } from "~/lib/format";
 import { ImageDropzone } from "../image-dropzone";
 

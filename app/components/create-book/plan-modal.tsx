@@ -3,7 +3,8 @@
  * dialog: focus moves into it, Escape and the backdrop keep the current choice, focus returns.
  */
 import { useEffect, useId, useRef } from "react";
-import { BOOK_TYPES, PLANS, type BookType } from "~/lib/constants";
+import { BOOK_TYPES, type BookType } from "~/core/catalog";
+import { PLANS } from "~/lib/shop-rules";
 import { formatMoney } from "~/lib/format";
 import { CheckIcon } from "../icons";
 

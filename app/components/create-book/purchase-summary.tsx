@@ -4,7 +4,9 @@
  * functions the server prices the checkout with.
  */
 import type { ReactNode } from "react";
-import { CREATE_BOOK_LABELS, DELIVERY_RANGE_TEXT, MAX_QUANTITY, MIN_QUANTITY, PLANS, type BookType } from "~/lib/constants";
+import { CREATE_BOOK_LABELS, DELIVERY_RANGE_TEXT } from "~/lib/customer-copy";
+import { MAX_QUANTITY, MIN_QUANTITY, PLANS } from "~/lib/shop-rules";
+import { type BookType } from "~/core/catalog";
 import { formatMoney } from "~/lib/format";
 import { bookPageCount, priceBook } from "~/lib/pricing";
 

@@ -1,20 +1,9 @@
 /**
  * The FAQ page's questions (SPEC section 2), with DESIGN.md's answers where SPEC disagrees with
- * itself (5-50 photos, £ prices, 3-15 business days). Numbers come from constants.ts.
+ * itself (5-50 photos, £ prices, 3-15 business days). Numbers come from shop-rules.ts.
  */
-import {
-  BOOK_PAGES_ADVERTISED,
-  BOOK_SPECS,
-  DELIVERY_COUNTRIES_TEXT,
-  DELIVERY_RANGE_TEXT,
-  LOWEST_BOOK_PRICE,
-  MAX_PHOTOS_PER_BOOK,
-  PLANNED_SHIPPING_REGIONS_TEXT,
-  PLANS,
-  PREVIEW_FORMATS_TEXT,
-  PROCESSING_TIME_TEXT,
-  RETENTION_TEXTS,
-} from "../constants";
+import { BOOK_PAGES_ADVERTISED, LOWEST_BOOK_PRICE, MAX_PHOTOS_PER_BOOK, PLANS } from "../shop-rules";
+import { BOOK_SPECS, DELIVERY_COUNTRIES_TEXT, DELIVERY_RANGE_TEXT, PLANNED_SHIPPING_REGIONS_TEXT, PREVIEW_FORMATS_TEXT, PROCESSING_TIME_TEXT, RETENTION_TEXTS } from "../customer-copy";
 import { formatMoney } from "../format";
 
 export interface FaqItem {

@@ -1,19 +1,9 @@
 /**
  * The help center's categories and articles (SPEC section 2), and its search. Article bodies are
- * static text consistent with DESIGN.md; numbers come from constants.ts.
+ * static text consistent with DESIGN.md; numbers come from shop-rules.ts.
  */
-import {
-  BOOK_SPECS,
-  CONTACT_EMAIL,
-  DELIVERY_COUNTRIES_TEXT,
-  DELIVERY_RANGE_TEXT,
-  MAX_PHOTOS_PER_BOOK,
-  PLANNED_SHIPPING_REGIONS_TEXT,
-  PLANS,
-  PREVIEW_FORMATS_TEXT,
-  PROCESSING_TIME_TEXT,
-  RETENTION_TEXTS,
-} from "../constants";
+import { BOOK_SPECS, CONTACT_EMAIL, DELIVERY_COUNTRIES_TEXT, DELIVERY_RANGE_TEXT, PLANNED_SHIPPING_REGIONS_TEXT, PREVIEW_FORMATS_TEXT, PROCESSING_TIME_TEXT, RETENTION_TEXTS } from "../customer-copy";
+import { MAX_PHOTOS_PER_BOOK, PLANS } from "../shop-rules";
 import { formatMoney } from "../format";
 
 export interface HelpArticle {

@@ -1,17 +1,9 @@
 /**
  * The privacy notice (UK GDPR) and the terms of sale, as a small UK shop publishes them.
- * Kept as data so both pages share one layout; retention and contact facts come from constants.ts.
+ * Kept as data so both pages share one layout; retention and contact facts come from shop-rules.ts and customer-copy.ts.
  */
-import {
-  BOOK_SPECS,
-  CONTACT_EMAIL,
-  DELIVERY_COUNTRIES_TEXT,
-  DELIVERY_RANGE_TEXT,
-  PLANS,
-  PROCESSING_TIME_TEXT,
-  RETENTION_TEXTS,
-  SHOP_NAME,
-} from "../constants";
+import { BOOK_SPECS, CONTACT_EMAIL, DELIVERY_COUNTRIES_TEXT, DELIVERY_RANGE_TEXT, PROCESSING_TIME_TEXT, RETENTION_TEXTS, SHOP_NAME } from "../customer-copy";
+import { PLANS } from "../shop-rules";
 import { formatMoney } from "../format";
 
 /** A paragraph, or a bulleted list. */

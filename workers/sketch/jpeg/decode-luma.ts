@@ -15,10 +15,11 @@
  * Hostile files: every length, table, sampling factor and scan parameter is checked before it is
  * used, and the work is bounded before it is done: at most JPEG_MAX_SCANS scans, and each scan's
  * block visits times its spectral band are counted against JPEG_MAX_COEFFICIENT_PASSES passes over
- * the frame (app/lib/constants.ts), so a small file of end-of-band runs cannot walk a 24 MP frame
+ * the frame (app/core/engine-limits.ts), so a small file of end-of-band runs cannot walk a 24 MP frame
  * hundreds of times.
  */
-import { JPEG_LIMIT_MESSAGES, JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../app/lib/constants";
+import { JPEG_LIMIT_MESSAGES } from "../../../app/core/engine-messages";
+import { JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../app/core/engine-limits";
 import { PermanentSketchError } from "../errors";
 import { BitReader, buildHuffmanTable, findMarkerAfterScan, prepareFastAc, SHAPE_KEEPER_TABLE, type HuffmanTable } from "./huffman";
 import { ScaledIdct } from "./idct";

@@ -14,7 +14,7 @@
  * benchmark (bench/run.mjs) and in unit tests. The hierarchy is built once per photo and kept
  * (workers/sketch/stored-regions.ts): another level is another cut of it, drawn by drawLevel.
  */
-import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../../app/lib/constants";
+import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../../app/core/engine-limits";
 import { estimateNoise } from "./noise";
 import { rgbaToGray, type GrayPlane } from "./plane";
 import { buildHierarchy, drawLevel, type RegionHierarchy } from "./regions";

@@ -1,5 +1,5 @@
 /** Area-average downscale of the decoded grey to the print size. */
-import { PRINT_LONG_EDGE_PX } from "../../../app/lib/constants";
+import { PRINT_LONG_EDGE_PX } from "../../../app/core/engine-limits";
 import type { GrayPlane } from "./plane";
 
 /** Output size when the long edge is brought down to at most maxLongEdge (never up). */

@@ -15,12 +15,12 @@
  * order is recorded, never rebuilt.
  */
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import { database, schema, type Database } from "../../../app/server/db.server";
-import type { Image, Order, PrintPage } from "../../../app/server/db/schema";
-import { DEFAULT_DETAIL_LEVEL } from "../../../app/lib/constants";
-import { drawnLevel } from "../contract";
+import { database, schema, type Database } from "../../../app/core/db/database.server";
+import type { Image, Order, PrintPage } from "../../../app/core/db/schema.server";
+import { DEFAULT_DETAIL_LEVEL } from "../../../app/core/engine-limits";
+import { drawnLevel } from "../../../app/core/contracts/sketch";
 import { retryDelaySeconds, type SketchEnv } from "../consumer";
-import { printKeyFor, type PrintJob } from "./contract";
+import { printKeyFor, type PrintJob } from "../../../app/core/contracts/print";
 import { describeError } from "../errors";
 import { writeBookPdf } from "./book-pdf";
 import { R2MultipartSink } from "./sink";

@@ -19,6 +19,8 @@ export interface EdgeMapTuning {
   /** Surround: Gaussian of this many analysis pixels, subtracted × surroundSuppression. */
   surroundSigmaPx: number;
   surroundSuppression: number;
+  /** Below this magnitude (grey levels of a step) an edge is too faint to see, and its saliency fades (see edgeMaps). */
+  visibleStep: number;
 }
 
 /**
@@ -39,6 +41,8 @@ export interface EdgeMaps {
    * along an outline lies on a ridge of magnitude and scores its height.
    */
   saliency: Uint16Array;
+  /** The magnitude (grey levels) the strongest 0.5 % of the pixels reach: how clear this photo's clearest edges are. */
+  strongest: number;
 }
 
 export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning): EdgeMaps {
@@ -52,11 +56,35 @@ export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning):
   const saliency = new Uint16Array(width * height);
   const m = magnitude.data;
   const s = surround.data;
+  for (let i = 0; i < flood.length; i++) flood[i] = quantised(m[i]);
+  const strongest = strongestOf(flood);
+  const visible = visibleStepFor(strongest, tuning.visibleStep);
   for (let i = 0; i < flood.length; i++) {
-    flood[i] = quantised(m[i]);
-    saliency[i] = quantised(Math.max(0, m[i] - tuning.surroundSuppression * s[i]));
+    const standing = Math.max(0, m[i] - tuning.surroundSuppression * s[i]);
+    const faintness = m[i] >= visible ? 1 : (m[i] / visible) ** 2;
+    saliency[i] = quantised(standing * faintness);
   }
-  return { flood, saliency };
+  return { flood, saliency, strongest };
+}
+
+/**
+ * The faintness gate's step for a photo whose strongest edges are `strongest` grey levels: the
+ * tuning's step on a photo with edges of twice that and more, easing to 0 (no gate) on one whose
+ * strongest edges are no stronger than the step itself (see REGION_TUNING.visibleStep).
+ */
+export function visibleStepFor(strongest: number, step: number): number {
+  if (step <= 0) return 0;
+  return step * Math.min(1, Math.max(0, (strongest - step) / step));
+}
+
+/** The magnitude (grey levels) the strongest 0.5 % of the pixels reach. */
+function strongestOf(flood: Uint16Array): number {
+  const counts = new Int32Array(STRENGTH_LEVELS);
+  for (let i = 0; i < flood.length; i++) counts[flood[i]]++;
+  let above = flood.length * 0.005;
+  let level = STRENGTH_LEVELS - 1;
+  while (level > 0 && (above -= counts[level]) > 0) level--;
+  return level / STRENGTH_STEPS_PER_GREY_LEVEL;
 }
 
 function quantised(greyLevels: number): number {

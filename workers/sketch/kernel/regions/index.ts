@@ -11,7 +11,7 @@
  *   → the finest level's borders as arcs between junctions, smoothed               arcs.ts
  *   → a level: replay its merges, draw the arcs whose two sides still differ       draw.ts
  */
-import { PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../../app/lib/constants";
+import { PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../../app/core/engine-limits";
 import type { GrayPlane } from "../plane";
 import { areaResize, fitWithin } from "../resize";
 import { applyCurve } from "../tone";
@@ -40,6 +40,12 @@ export interface RegionHierarchy {
   mergesAt: Record<DetailLevel, number>;
 }
 
+/**
+ * A photo whose strongest edges (edgeMaps' `strongest`) reach this many times the visible step
+ * is judged by the levels' own saliencies; a fainter one by saliencies scaled down with it.
+ */
+const CLEAR_PHOTO_EDGE_STEPS = 2;
+
 /** Finest first: the order the merge phases run in. */
 const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
 
@@ -59,6 +65,7 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
     noiseSmoothing: REGION_TUNING.noiseSmoothing,
     surroundSigmaPx: REGION_TUNING.surroundSigmaMm * (longEdge / PRINT_LONG_EDGE_MM),
     surroundSuppression: REGION_TUNING.surroundSuppression,
+    visibleStep: REGION_TUNING.visibleStep,
   });
   const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
   const basinGraph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL);
@@ -68,10 +75,13 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
   const graph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL);
   // Grid pixels per cm² of the printed page.
   const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
+  // On a photo with no clear edge at all (mist, night) borders are judged against its own
+  // clearest ones, or even its Standard page would be one line and its Simple page blank.
+  const contrast = Math.min(1, maps.strongest / (CLEAR_PHOTO_EDGE_STEPS * REGION_TUNING.visibleStep));
   const phases = LEVELS_FINE_TO_COARSE.map((level) => ({
     minArea: LEVEL_REGIONS[level].minAreaCm2 * pixelsPerCm2,
     minWidth: LEVEL_REGIONS[level].minWidthMm * (longEdge / PRINT_LONG_EDGE_MM),
-    maxSaliency: LEVEL_REGIONS[level].maxSaliency,
+    maxSaliency: LEVEL_REGIONS[level].maxSaliency * contrast,
   }));
   const sequence = mergeSequence(graph, basins.count, phases);
 

@@ -4,7 +4,7 @@
  * fractions of the grid's long edge (a twentieth of a page pixel at print size).
  */
 import type { RegionHierarchy } from "./index";
-import type { DetailLevel } from "../../../../app/lib/constants";
+import type { DetailLevel } from "../../../../app/core/engine-limits";
 
 const FORMAT_VERSION = 1;
 const LEVELS: readonly DetailLevel[] = ["detailed", "standard", "simple"];

@@ -2,7 +2,7 @@
  * The look of the region pages, chosen on the contact sheet (`npm run bench`). Sizes are on the
  * printed page (mm, cm²) so a page looks the same whatever the photo's resolution.
  */
-import type { DetailLevel } from "../../../../app/lib/constants";
+import type { DetailLevel } from "../../../../app/core/engine-limits";
 
 export const REGION_TUNING = {
   /** The regions are found on the photo reduced to at most this long edge (about 0.25 mm a pixel in print). */
@@ -13,6 +13,14 @@ export const REGION_TUNING = {
   /** Surround suppression: the mean edge strength within this is subtracted × surroundSuppression. */
   surroundSigmaMm: 2.5,
   surroundSuppression: 1,
+  /**
+   * An edge fainter than this (grey levels of a step) is one the eye barely sees: its saliency
+   * fades with (magnitude / visibleStep)², so a border through mist or a blurred background loses
+   * to the outlines around it. Not on a photo whose strongest edges (top 0.5 % of pixels) are
+   * themselves this faint (mist, night): there the gate eases off, to nothing at visibleStep, or
+   * it would leave nothing but the photo's few sharpest specks.
+   */
+  visibleStep: 12,
   /** Basins whose shared border's mean saliency is below this (grey levels) are one region from the start. */
   noBorderBelow: 0.5,
   /** Borders are smoothed along their length by a Gaussian of this (on the page), then every few points kept. */
@@ -27,5 +35,5 @@ export const REGION_TUNING = {
 export const LEVEL_REGIONS: Record<DetailLevel, { minAreaCm2: number; minWidthMm: number; maxSaliency: number; lineWidthMm: number }> = {
   detailed: { minAreaCm2: 0.1, minWidthMm: 1.2, maxSaliency: 5, lineWidthMm: 0.4 },
   standard: { minAreaCm2: 0.25, minWidthMm: 2, maxSaliency: 8, lineWidthMm: 0.5 },
-  simple: { minAreaCm2: 1, minWidthMm: 2.5, maxSaliency: 9.5, lineWidthMm: 0.7 },
+  simple: { minAreaCm2: 1, minWidthMm: 2, maxSaliency: 8.5, lineWidthMm: 0.6 },
 };

@@ -1,0 +1,76 @@
+/**
+ * No image stays in processing forever (issue 8 item 4, decision 014). The sketch queue retries
+ * a failing job and then dead-letters it, and the dead-letter consumer marks the image failed;
+ * but if that consumer itself cannot reach D1 (or a message is lost), the image would wait
+ * forever. The hourly Cron Trigger runs this sweep:
+ * - an image sent to the queue (`processing`, or picked but still `pending`) more than
+ *   PROCESSING_STUCK_MINUTES ago is sent again, counting images.process_attempts;
+ * - once it has been sent MAX_PROCESS_ATTEMPTS times, it is marked `failed` with the customer's
+ *   give-up reason instead.
+ * Sending a job twice is harmless: the consumer skips a page already drawn at the same key.
+ */
+import { and, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { MAX_PROCESS_ATTEMPTS, PROCESSING_STUCK_MINUTES } from "~/lib/shop-rules";
+import { PROCESSING_FAILURES } from "~/core/engine-messages";
+import { pageDetailLevel, sketchJobs } from "~/server/books/books.server";
+import { database } from "~/core/db/database.server";
+import { images } from "~/core/db/schema.server";
+import type { Env } from "~/server/http/env.server";
+
+/** Queue.sendBatch takes at most 100 messages; the rest wait for the next hour. */
+const MAX_REQUEUED_PER_RUN = 100;
+
+export interface ProcessingSweepReport {
+  requeued: number;
+  failed: number;
+}
+
+/** Sent to the queue and not finished by `deadline` (legacy rows without queued_at count from their upload). */
+function stuckSince(deadline: Date) {
+  return and(
+    or(eq(images.processingStatus, "processing"), and(eq(images.processingStatus, "pending"), isNotNull(images.queuedAt))),
+    lt(sql`coalesce(${images.queuedAt}, ${images.createdAt})`, Math.floor(deadline.getTime() / 1000)),
+  );
+}
+
+export async function sweepStuckImages(env: Env, now: Date): Promise<ProcessingSweepReport> {
+  const db = database(env.DB);
+  const deadline = new Date(now.getTime() - PROCESSING_STUCK_MINUTES * 60_000);
+
+  const gaveUp = await db
+    .update(images)
+    .set({ processingStatus: "failed", error: PROCESSING_FAILURES.gaveUp })
+    .where(and(stuckSince(deadline), gte(images.processAttempts, MAX_PROCESS_ATTEMPTS)))
+    .returning({ id: images.id });
+  if (gaveUp.length) console.warn(`processing sweep: gave up on images ${gaveUp.map((row) => row.id).join(", ")}`);
+
+  const candidates = await db
+    .select({ id: images.id })
+    .from(images)
+    .where(and(stuckSince(deadline), lt(images.processAttempts, MAX_PROCESS_ATTEMPTS)))
+    .orderBy(images.id)
+    .limit(MAX_REQUEUED_PER_RUN);
+  if (candidates.length === 0) return { requeued: 0, failed: gaveUp.length };
+
+  // Picked by the statement that counts the attempt (and still stuck), so two overlapping
+  // sweeps cannot both send an image.
+  const picked = await db
+    .update(images)
+    .set({ queuedAt: now, processAttempts: sql`${images.processAttempts} + 1` })
+    .where(and(inArray(images.id, candidates.map((row) => row.id)), stuckSince(deadline)))
+    .returning({ id: images.id, detail: pageDetailLevel });
+  if (picked.length === 0) return { requeued: 0, failed: gaveUp.length };
+
+  try {
+    await env.SKETCH_QUEUE.sendBatch(sketchJobs(picked));
+  } catch (error) {
+    // Not sent: the attempt does not count; the next sweep tries again.
+    await db
+      .update(images)
+      .set({ processAttempts: sql`${images.processAttempts} - 1` })
+      .where(inArray(images.id, picked.map((row) => row.id)));
+    throw error;
+  }
+  console.log(`processing sweep: sent images ${picked.map((row) => row.id).join(", ")} to the sketch queue again`);
+  return { requeued: picked.length, failed: gaveUp.length };
+}
