@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SHOP_BURST_PERIOD_SECONDS, SHOP_DAILY_LIMITS } from "~/lib/shop-rules";
 import { SHOP_LIMIT_MESSAGES } from "~/lib/customer-copy";
-import { dbRun, fakeJpeg, sessionIdOf, startOfRateLimitWindow, Visitor } from "./helpers";
+import { BURST_TEST_TIMEOUT_MS, dbRun, fakeJpeg, sessionIdOf, startOfRateLimitWindow, Visitor } from "./helpers";
 import { PreviewVisitor } from "./preview-helpers";
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -76,7 +76,7 @@ describe("bursts", () => {
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, -1).every((status) => status === 400)).toBe(true); // no photos selected yet
     expect(await env.DB.prepare("SELECT count(*) AS n FROM quotes WHERE book_id = ?").bind(bookId).first("n")).toBe(0);
-  });
+  }, BURST_TEST_TIMEOUT_MS);
 });
 
 describe("book upload tickets and recorded book data (issue 23 item 2)", () => {
@@ -105,7 +105,7 @@ describe("book upload tickets and recorded book data (issue 23 item 2)", () => {
     for (let i = 0; i < 61; i++) statuses.push((await visitor.tickets("count=1&sessionId=s-burst&bookType=standard")).status);
     expect(statuses.slice(0, 60).every((status) => status === 200)).toBe(true);
     expect(statuses[60]).toBe(429);
-  });
+  }, BURST_TEST_TIMEOUT_MS);
 
   it("refuses recorded book data past the daily count, so a loop cannot fill the checkouts table", async () => {
     const visitor = new Visitor();

@@ -7,7 +7,7 @@ import { database } from "~/core/db/database.server";
 import { convertUpload, latestDebugTimestamp, serveDebugFile } from "~/server/preview/free-preview.server";
 import type { Env } from "~/server/http/env.server";
 import { BURST_PERIOD_SECONDS, countDailyUse, type Requester } from "~/server/limits/preview-limits.server";
-import { dbRun, makePng, r2Keys, startOfRateLimitWindow, type ApiError } from "./helpers";
+import { BURST_TEST_TIMEOUT_MS, dbRun, makePng, r2Keys, startOfRateLimitWindow, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor } from "./preview-helpers";
 import { regionsKeyFor, sketchKeyFor } from "../../app/core/contracts/sketch";
 
@@ -116,7 +116,7 @@ describe("free-preview limits", () => {
     expect(statuses.slice(10)).toEqual([429, 429]);
     expect(await messageOf(refused!)).toBe(PREVIEW_API_MESSAGES.tooManyRequests);
     expect(refused!.headers.get("Retry-After")).toBe("60");
-  });
+  }, BURST_TEST_TIMEOUT_MS);
 
   it("caps free-preview tickets per day; book tickets count against the shop's own limits instead", async () => {
     const visitor = new PreviewVisitor();

@@ -5,6 +5,9 @@ import { root, workerdProject } from "../workerd-project";
 export default workerdProject({
   name: "api",
   wranglerConfig: "wrangler.toml",
+  // A test here is a handful of real requests through workerd, D1 and R2; on a loaded two-core CI
+  // machine vitest's 5 s default cut one off mid-loop (a 61-request burst). Time is not asserted.
+  testTimeout: 30_000,
   // The sketch Worker, bundled by `npm run build:sketch`, runs beside the app so the whole
   // pipeline (upload -> queue -> consumer -> D1/R2) is exercised in one workerd.
   workers: [
