@@ -105,7 +105,7 @@ def sample_step(grey):
 def read_tuning():
     """workers/sketch/kernel/regions/tuning.ts, REGION_TUNING and LEVEL_REGIONS, read from the file
     (its numbers still move, and the mirror should follow them); these values if it cannot be read."""
-    tuning = {"analysisLongEdge": 1100, "smoothingMm": 0.35, "noiseSmoothing": 0.15, "surroundSigmaMm": 2.5, "surroundSuppression": 1, "visibleStep": 12, "arcSmoothingPx": 2.2}
+    tuning = {"analysisLongEdge": 1100, "smoothingMm": 0.35, "noiseSmoothing": 0.15, "surroundSigmaMm": 2.5, "surroundSuppression": 1, "visibleStep": 12, "clearPhotoEdgeSteps": 2, "arcSmoothingPx": 2.2}
     levels = {
         "detailed": {"minAreaCm2": 0.1, "maxSaliency": 5, "lineWidthMm": 0.4},
         "standard": {"minAreaCm2": 0.25, "maxSaliency": 8, "lineWidthMm": 0.5},
@@ -131,7 +131,7 @@ NOISE_SMOOTHING = TUNING["noiseSmoothing"]
 SURROUND_SIGMA_MM = TUNING["surroundSigmaMm"]
 SURROUND_SUPPRESSION = TUNING["surroundSuppression"]
 VISIBLE_STEP = TUNING["visibleStep"]
-CLEAR_PHOTO_EDGE_STEPS = 2  # regions/index.ts
+CLEAR_PHOTO_EDGE_STEPS = TUNING["clearPhotoEdgeSteps"]
 ARC_SMOOTHING_PX = TUNING["arcSmoothingPx"]
 PRINT_LONG_EDGE_MM = PRINT_LONG_EDGE / 300 * 25.4  # 279.4
 # Finest first, the order the merge phases run in: (name, min area cm², max saliency, line width mm).
@@ -189,7 +189,7 @@ def edge_maps(grey, noise, px_per_mm):
     counts = np.bincount(flood.ravel(), minlength=STRENGTH_LEVELS)
     above = np.cumsum(counts[::-1])
     strongest = (STRENGTH_LEVELS - 1 - int(np.argmax(above >= flood.size * 0.005))) / STEPS_PER_GREY_LEVEL
-    visible = VISIBLE_STEP * min(1.0, max(0.0, (strongest - VISIBLE_STEP) / VISIBLE_STEP)) if VISIBLE_STEP > 0 else 0.0
+    visible = VISIBLE_STEP * min(1.0, max(0.0, (strongest - VISIBLE_STEP) / ((CLEAR_PHOTO_EDGE_STEPS - 1) * VISIBLE_STEP))) if VISIBLE_STEP > 0 else 0.0
     if visible > 0:
         faint = magnitude < visible
         saliency[faint] *= (magnitude[faint] / visible) ** 2

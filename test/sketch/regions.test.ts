@@ -48,7 +48,7 @@ describe("watershed basins", () => {
 });
 
 describe("edge maps", () => {
-  const tuning = { smoothingPx: 1, noiseSmoothing: 0, surroundSigmaPx: 8, surroundSuppression: 1 };
+  const tuning = { smoothingPx: 1, noiseSmoothing: 0, surroundSigmaPx: 8, surroundSuppression: 1, clearPhotoEdgeSteps: 2 };
   const strongBox = [10, 10, 40, 40];
   const faintBox = [60, 10, 90, 40];
   /** Mean saliency (grey levels) on the column crossing a box's left side at x0. */
@@ -74,9 +74,11 @@ describe("edge maps", () => {
     const plain = edgeMaps(photo, 0, { ...tuning, visibleStep: 0 });
     const gated = edgeMaps(photo, 0, { ...tuning, visibleStep: 12 });
     expect(gated.saliency).toEqual(plain.saliency);
-    expect(visibleStepFor(12, 12)).toBe(0);
-    expect(visibleStepFor(18, 12)).toBe(6);
-    expect(visibleStepFor(60, 12)).toBe(12);
+    expect(visibleStepFor(12, 12, 2)).toBe(0);
+    expect(visibleStepFor(18, 12, 2)).toBe(6);
+    expect(visibleStepFor(60, 12, 2)).toBe(12);
+    // Where a photo is clear only at three steps, twice the step is halfway there.
+    expect(visibleStepFor(24, 12, 3)).toBe(6);
   });
 });
 

@@ -21,6 +21,8 @@ export interface EdgeMapTuning {
   surroundSuppression: number;
   /** Below this magnitude (grey levels of a step) an edge is too faint to see, and its saliency fades (see edgeMaps). */
   visibleStep: number;
+  /** The gate is whole on a photo whose strongest edges reach this many visible steps (REGION_TUNING.clearPhotoEdgeSteps). */
+  clearPhotoEdgeSteps: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning):
   const s = surround.data;
   for (let i = 0; i < flood.length; i++) flood[i] = quantised(m[i]);
   const strongest = strongestOf(flood);
-  const visible = visibleStepFor(strongest, tuning.visibleStep);
+  const visible = visibleStepFor(strongest, tuning.visibleStep, tuning.clearPhotoEdgeSteps);
   for (let i = 0; i < flood.length; i++) {
     const standing = Math.max(0, m[i] - tuning.surroundSuppression * s[i]);
     const faintness = m[i] >= visible ? 1 : (m[i] / visible) ** 2;
@@ -69,12 +71,12 @@ export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning):
 
 /**
  * The faintness gate's step for a photo whose strongest edges are `strongest` grey levels: the
- * tuning's step on a photo with edges of twice that and more, easing to 0 (no gate) on one whose
- * strongest edges are no stronger than the step itself (see REGION_TUNING.visibleStep).
+ * tuning's step on a clear photo (edges of `clearSteps` steps and more), easing to 0 (no gate) on
+ * one whose strongest edges are no stronger than the step itself (see REGION_TUNING.visibleStep).
  */
-export function visibleStepFor(strongest: number, step: number): number {
+export function visibleStepFor(strongest: number, step: number, clearSteps: number): number {
   if (step <= 0) return 0;
-  return step * Math.min(1, Math.max(0, (strongest - step) / step));
+  return step * Math.min(1, Math.max(0, (strongest - step) / ((clearSteps - 1) * step)));
 }
 
 /** The magnitude (grey levels) the strongest 0.5 % of the pixels reach. */

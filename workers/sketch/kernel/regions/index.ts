@@ -40,12 +40,6 @@ export interface RegionHierarchy {
   mergesAt: Record<DetailLevel, number>;
 }
 
-/**
- * A photo whose strongest edges (edgeMaps' `strongest`) reach this many times the visible step
- * is judged by the levels' own saliencies; a fainter one by saliencies scaled down with it.
- */
-const CLEAR_PHOTO_EDGE_STEPS = 2;
-
 /** Finest first: the order the merge phases run in. */
 const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
 
@@ -66,6 +60,7 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
     surroundSigmaPx: REGION_TUNING.surroundSigmaMm * (longEdge / PRINT_LONG_EDGE_MM),
     surroundSuppression: REGION_TUNING.surroundSuppression,
     visibleStep: REGION_TUNING.visibleStep,
+    clearPhotoEdgeSteps: REGION_TUNING.clearPhotoEdgeSteps,
   });
   const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
   const basinGraph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL);
@@ -77,7 +72,7 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
   const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
   // On a photo with no clear edge at all (mist, night) borders are judged against its own
   // clearest ones, or even its Standard page would be one line and its Simple page blank.
-  const contrast = Math.min(1, maps.strongest / (CLEAR_PHOTO_EDGE_STEPS * REGION_TUNING.visibleStep));
+  const contrast = Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep));
   const phases = LEVELS_FINE_TO_COARSE.map((level) => ({
     minArea: LEVEL_REGIONS[level].minAreaCm2 * pixelsPerCm2,
     minWidth: LEVEL_REGIONS[level].minWidthMm * (longEdge / PRINT_LONG_EDGE_MM),

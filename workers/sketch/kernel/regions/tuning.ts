@@ -21,6 +21,12 @@ export const REGION_TUNING = {
    * it would leave nothing but the photo's few sharpest specks.
    */
   visibleStep: 12,
+  /**
+   * A photo is clear when its strongest edges reach this many visible steps: the faintness gate
+   * is whole there, and its borders are judged by the levels' own saliencies. On a fainter photo
+   * the gate eases off and every level's saliency is scaled by strongest / (this × visibleStep).
+   */
+  clearPhotoEdgeSteps: 2,
   /** Basins whose shared border's mean saliency is below this (grey levels) are one region from the start. */
   noBorderBelow: 0.5,
   /** Borders are smoothed along their length by a Gaussian of this (on the page), then every few points kept. */
