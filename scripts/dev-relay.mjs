@@ -28,12 +28,29 @@
 // If miniflare no longer looks as expected, nothing is changed and a warning says so.
 import http from "node:http";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { pipeline } from "node:stream";
 
 /** Hop-by-hop headers: they describe one connection and are not forwarded (RFC 9110 7.6.1). */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
 /** Far longer than workerd's 5 s client pool, so the ProxyWorker always closes an idle connection first. */
 const IDLE_KEEP_MS = 60_000;
+
+/** wrangler's launcher; it starts wrangler-dist/cli.js with our Node flags (so with this preload). */
+const WRANGLER_BIN = path.join(path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+
+/**
+ * How to start `wrangler dev` on `port` with this relay in it: `npm run dev` (scripts/dev.mjs) and
+ * the browser tests' server (test/e2e/global-setup.ts) both start it so. `args` are wrangler
+ * dev's own (configs, vars, --persist-to); answers `{ command, args, env }` for spawn.
+ */
+export function wranglerDevWithRelay(port, args) {
+  return {
+    command: process.execPath,
+    args: ["--import", import.meta.url, WRANGLER_BIN, "dev", "--port", String(port), ...args],
+    env: { DEV_PUBLIC_PORT: String(port) },
+  };
+}
 
 const publicPort = process.env.DEV_PUBLIC_PORT;
 // The preload runs in wrangler's launcher too (bin/wrangler.js, which starts cli.js): act only in cli.js.

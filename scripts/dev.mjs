@@ -12,15 +12,8 @@
 // idle close and POSTs came back "503 Your worker restarted mid-request" under `npm run load`
 // (the file says why and how).
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { wranglerDevWithRelay } from "./dev-relay.mjs";
 import { LOCAL_STATE_DIR } from "./local-state.mjs";
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** wrangler's launcher; it starts wrangler-dist/cli.js with our Node flags (so with the preload). */
-const WRANGLER_BIN = path.join(path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
-const RELAY = pathToFileURL(path.join(HERE, "dev-relay.mjs")).href;
 
 const port = process.env.PORT || "8787";
 const children = [];
@@ -41,12 +34,9 @@ function run(command, args, { pipeStdout = false, env = {} } = {}) {
 }
 
 function startWrangler() {
-  run(process.execPath, [
-    "--import", RELAY,
-    WRANGLER_BIN, "dev",
+  const wrangler = wranglerDevWithRelay(port, [
     "-c", "wrangler.toml",
     "-c", "workers/sketch/wrangler.toml",
-    "--port", port,
     "--ip", "127.0.0.1",
     "--var", "APP_ENV:development",
     // No Stripe key locally: payments go through our own test checkout page.
@@ -60,7 +50,8 @@ function startWrangler() {
     "--var", `PUBLIC_ORIGIN:http://localhost:${port}`,
     "--persist-to", LOCAL_STATE_DIR,
     "--show-interactive-dev-session=false",
-  ], { env: { DEV_PUBLIC_PORT: port } });
+  ]);
+  run(wrangler.command, wrangler.args, { env: wrangler.env });
 }
 
 const remix = run("npx", ["remix", "watch"], { pipeStdout: true });

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { wranglerDevWithRelay } from "../../scripts/dev-relay.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -103,27 +104,29 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   const logPath = path.join(resultsDir, "wrangler-dev.log");
   const log = createWriteStream(logPath);
+  // With the relay `npm run dev` runs (scripts/dev-relay.mjs): without it, a POST sent after the
+  // connection to the runtime sat idle for about 5 s could come back "503 Your worker restarted
+  // mid-request", and a browser test waiting on sketches sends just such POSTs.
+  const wrangler = wranglerDevWithRelay(port, [
+    "-c", "wrangler.toml",
+    "-c", "workers/sketch/wrangler.toml",
+    "--ip", "127.0.0.1",
+    "--var", "APP_ENV:test",
+    "--var", "LOCAL_TEST_CHECKOUT:on",
+    // Every test is a new visitor, but all of them come from 127.0.0.1: the free preview's
+    // per-address daily cap (app/server/limits/preview-limits.server.ts) is raised for them.
+    "--var", "DAILY_LIMIT_PER_ADDRESS:1000",
+    "--var", `ADMIN_LOCAL_PASSWORD:${ADMIN_PASSWORD}`,
+    // Order emails link to the tracking page on this server.
+    "--var", `PUBLIC_ORIGIN:${baseUrl}`,
+    "--persist-to", persistDir,
+    "--show-interactive-dev-session=false",
+  ]);
   const child = spawn(
-    "npx",
-    [
-      "wrangler", "dev",
-      "-c", "wrangler.toml",
-      "-c", "workers/sketch/wrangler.toml",
-      "--port", String(port),
-      "--ip", "127.0.0.1",
-      "--var", "APP_ENV:test",
-      "--var", "LOCAL_TEST_CHECKOUT:on",
-      // Every test is a new visitor, but all of them come from 127.0.0.1: the free preview's
-      // per-address daily cap (app/server/limits/preview-limits.server.ts) is raised for them.
-      "--var", "DAILY_LIMIT_PER_ADDRESS:1000",
-      "--var", `ADMIN_LOCAL_PASSWORD:${ADMIN_PASSWORD}`,
-      // Order emails link to the tracking page on this server.
-      "--var", `PUBLIC_ORIGIN:${baseUrl}`,
-      "--persist-to", persistDir,
-      "--show-interactive-dev-session=false",
-    ],
-    // Its own process group, so teardown stops npx, wrangler and workerd together.
-    { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    wrangler.command,
+    wrangler.args,
+    // Its own process group, so teardown stops wrangler and workerd together.
+    { cwd: root, env: { ...wranglerEnv, ...wrangler.env }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
