@@ -9,7 +9,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_PROCESS_ATTEMPTS, PROCESSING_STUCK_MINUTES } from "~/lib/shop-rules";
 import { PROCESSING_FAILURES } from "~/core/engine-messages";
-import { sweepStuckImages } from "~/server/jobs/processing-sweep.server";
+import { resendAfterLocalRestart, sweepStuckImages } from "~/server/jobs/processing-sweep.server";
 import type { SketchJob } from "../../app/core/contracts/sketch";
 import { handleDeadLetters, handleSketchJob } from "../../workers/sketch/consumer";
 import { dbRun, pngFile, Visitor, type ImageDto } from "./helpers";
@@ -148,6 +148,57 @@ describe("processing sweep", () => {
     now = new Date(now.getTime() + 60 * MINUTE);
     expect(await sweepStuckImages(queue.env, now)).toEqual({ requeued: 0, failed: 1 });
     expect(queue.sent).toHaveLength(MAX_PROCESS_ATTEMPTS - 1);
+  });
+});
+
+describe("after a local reload (wrangler dev drops its in-memory queues)", () => {
+  /** A SKETCH_QUEUE that records each sendBatch call's size as well. */
+  function batchRecordingQueue() {
+    const recorded = recordingQueue();
+    const batches: number[] = [];
+    const queue = {
+      async sendBatch(messages: Iterable<{ body: SketchJob }>) {
+        const list = [...messages];
+        batches.push(list.length);
+        await recorded.env.SKETCH_QUEUE.sendBatch(list);
+      },
+    };
+    return { sent: recorded.sent, batches, env: { ...env, SKETCH_QUEUE: queue as unknown as Queue<SketchJob> } };
+  }
+
+  it("sends every image sent and unfinished again, of any age, without counting an attempt, and nothing else", async () => {
+    const processing = await uploadedImage();
+    const picked = await uploadedImage(processing.visitor);
+    const neverSent = await uploadedImage(processing.visitor);
+    const drawn = await uploadedImage(processing.visitor);
+    await markSent(processing.imageId, "processing", new Date(), 1);
+    await markSent(picked.imageId, "pending", new Date(), 2);
+    await dbRun("UPDATE images SET processing_status = 'completed', queued_at = ? WHERE id = ?", seconds(T0), drawn.imageId);
+
+    const queue = batchRecordingQueue();
+    expect(await resendAfterLocalRestart(queue.env)).toEqual({ resent: 2 });
+
+    expect(queue.sent.map((job) => job.imageId)).toEqual([processing.imageId, picked.imageId]);
+    expect((await imageState(processing.imageId))?.process_attempts).toBe(1);
+    expect((await imageState(picked.imageId))?.process_attempts).toBe(2);
+    expect((await imageState(neverSent.imageId))?.processing_status).toBe("pending");
+  });
+
+  it("sends more than Queue.sendBatch's 100 messages in batches of at most 100", async () => {
+    const first = await uploadedImage();
+    await markSent(first.imageId, "processing", new Date(), 1);
+    const columns = (await env.DB.prepare("PRAGMA table_info(images)").all<{ name: string }>()).results
+      .map((column) => column.name)
+      .filter((name) => name !== "id" && name !== "original_key");
+    const list = columns.join(", ");
+    for (let copy = 0; copy < 149; copy++) {
+      await dbRun(`INSERT INTO images (original_key, ${list}) SELECT ?, ${list} FROM images WHERE id = ?`, `originals/copy-${copy}.png`, first.imageId);
+    }
+
+    const queue = batchRecordingQueue();
+    expect(await resendAfterLocalRestart(queue.env)).toEqual({ resent: 150 });
+    expect(queue.batches).toEqual([100, 50]);
+    expect(new Set(queue.sent.map((job) => job.imageId)).size).toBe(150);
   });
 });
 

@@ -17,20 +17,46 @@ import { database } from "~/core/db/database.server";
 import { images } from "~/core/db/schema.server";
 import type { Env } from "~/server/http/env.server";
 
-/** Queue.sendBatch takes at most 100 messages; the rest wait for the next hour. */
-const MAX_REQUEUED_PER_RUN = 100;
+/** Queue.sendBatch takes at most 100 messages: the hourly sweep sends one batch (the rest wait for the next hour). */
+const SEND_BATCH_LIMIT = 100;
 
 export interface ProcessingSweepReport {
   requeued: number;
   failed: number;
 }
 
+/** Sent to the sketch queue (`processing`, or picked but still `pending`) and not finished. */
+const sentAndUnfinished = or(eq(images.processingStatus, "processing"), and(eq(images.processingStatus, "pending"), isNotNull(images.queuedAt)));
+
 /** Sent to the queue and not finished by `deadline` (legacy rows without queued_at count from their upload). */
 function stuckSince(deadline: Date) {
-  return and(
-    or(eq(images.processingStatus, "processing"), and(eq(images.processingStatus, "pending"), isNotNull(images.queuedAt))),
-    lt(sql`coalesce(${images.queuedAt}, ${images.createdAt})`, Math.floor(deadline.getTime() / 1000)),
-  );
+  return and(sentAndUnfinished, lt(sql`coalesce(${images.queuedAt}, ${images.createdAt})`, Math.floor(deadline.getTime() / 1000)));
+}
+
+/** More than a developer's machine has in flight (`npm run load` sends 250); the rest wait for the next reload. */
+const LOCAL_RESEND_LIMIT = 1000;
+
+/**
+ * Local development only (app/worker.ts calls it once per isolate, so once after each start and
+ * reload of `wrangler dev`). Local Queues live in the runtime's memory: a reload (any file the
+ * watcher rebuilds, a second `npm run dev` building in the same folder) or a stop drops every
+ * sketch job not yet delivered, and their photos stayed "processing" for good, since the hourly
+ * sweep above never runs under wrangler dev (issue 23: the load runs whose queue "stopped").
+ * So every image sent and unfinished is sent again, without counting an attempt: nothing failed.
+ * A job delivered twice is harmless (the consumer skips a page already drawn at its key).
+ * Deployed Queues keep their messages across deploys; there the hourly sweep is the safety net.
+ */
+export async function resendAfterLocalRestart(env: Env): Promise<{ resent: number }> {
+  const inFlight = await database(env.DB)
+    .select({ id: images.id, detail: pageDetailLevel })
+    .from(images)
+    .where(sentAndUnfinished)
+    .orderBy(images.id)
+    .limit(LOCAL_RESEND_LIMIT);
+  for (let start = 0; start < inFlight.length; start += SEND_BATCH_LIMIT) {
+    await env.SKETCH_QUEUE.sendBatch(sketchJobs(inFlight.slice(start, start + SEND_BATCH_LIMIT)));
+  }
+  return { resent: inFlight.length };
 }
 
 export async function sweepStuckImages(env: Env, now: Date): Promise<ProcessingSweepReport> {
@@ -49,7 +75,7 @@ export async function sweepStuckImages(env: Env, now: Date): Promise<ProcessingS
     .from(images)
     .where(and(stuckSince(deadline), lt(images.processAttempts, MAX_PROCESS_ATTEMPTS)))
     .orderBy(images.id)
-    .limit(MAX_REQUEUED_PER_RUN);
+    .limit(SEND_BATCH_LIMIT);
   if (candidates.length === 0) return { requeued: 0, failed: gaveUp.length };
 
   // Picked by the statement that counts the attempt (and still stuck), so two overlapping
