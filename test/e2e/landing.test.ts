@@ -7,7 +7,8 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, SCREENSHOTS_DIR as screenshotsDir, waitForHydration } from "./browser";
-import { GALLERY_EXAMPLE_COUNT, TESTIMONIALS_PER_PAGE } from "../../app/lib/shop-rules";
+import { GALLERY_EXAMPLE_COUNT, STATS_CACHE_MAX_AGE_SECONDS, TESTIMONIALS_PER_PAGE } from "../../app/lib/shop-rules";
+import type { ShopStats } from "../../app/lib/api-types";
 import { STATS_LABELS, STATS_LOADING_TEXT } from "../../app/lib/customer-copy";
 import { TESTIMONIALS } from "../../app/lib/content/testimonials";
 
@@ -106,6 +107,12 @@ describe("landing page", () => {
     // One more book than before this test: a visitor with a book is a customer too.
     const made = await page.request.post("/api/books", { data: { title: "Counted on the landing page" } });
     expect(made.status()).toBe(201);
+    // The counts may be up to a minute old (the Cache API keeps them): an earlier test that opened
+    // the page may have cached them before this book. Wait until the shop's answer includes it.
+    const booksCounted = async () => ((await (await page.request.get("/api/get-stats")).json()) as ShopStats).booksCreated;
+    await expect
+      .poll(booksCounted, { timeout: (STATS_CACHE_MAX_AGE_SECONDS + 15) * 1000, interval: 1000 })
+      .toBeGreaterThanOrEqual(1);
 
     // Hold the answer back until the placeholder has been seen.
     let release!: () => void;
