@@ -8,7 +8,7 @@ import * as build from "@remix-run/dev/server-build";
 import { gateAdminRequest } from "~/server/admin/admin-access.server";
 import { cleanUpFreePreviews } from "~/server/jobs/cleanup.server";
 import { deliverDueEmails } from "~/server/orders/order-emails.server";
-import { resendAfterLocalRestart, sweepStuckImages } from "~/server/jobs/processing-sweep.server";
+import { resendOnceAfterLocalStart, sweepStuckImages } from "~/server/jobs/processing-sweep.server";
 import { applyRetention, RETENTION_CRON } from "~/server/jobs/retention.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
 import { API_MESSAGES } from "~/lib/customer-copy";
@@ -18,15 +18,10 @@ import { MissingSessionSecretError, resolveVisitorSession } from "~/server/http/
 
 const handleRemixRequest = createRequestHandler(build as any, process.env.NODE_ENV);
 
-/** Whether this isolate has resent the sketch jobs a `wrangler dev` reload dropped (resendAfterLocalRestart). */
-let localQueueResumed = false;
-
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-    if (!localQueueResumed && env.APP_ENV === "development") {
-      localQueueResumed = true;
-      ctx.waitUntil(runJob("resend after a local reload", () => resendAfterLocalRestart(env)).catch(() => {}));
-    }
+    // Under `wrangler dev` only: sketch jobs a reload dropped from the in-memory queue are sent again (decision 023).
+    resendOnceAfterLocalStart(env, ctx);
     if (isForeignStateChange(request)) {
       return withSecurityHeaders(Response.json({ message: API_MESSAGES.foreignOrigin }, { status: 403 }), {
         nonce: "",

@@ -37,8 +37,8 @@ function stuckSince(deadline: Date) {
 const LOCAL_RESEND_LIMIT = 1000;
 
 /**
- * Local development only (app/worker.ts calls it once per isolate, so once after each start and
- * reload of `wrangler dev`). Local Queues live in the runtime's memory: a reload (any file the
+ * Local development only (resendOnceAfterLocalStart, below, calls it once per isolate, so once
+ * after each start and reload of `wrangler dev`). Local Queues live in the runtime's memory: a reload (any file the
  * watcher rebuilds, a second `npm run dev` building in the same folder) or a stop drops every
  * sketch job not yet delivered, and their photos stayed "processing" for good, since the hourly
  * sweep above never runs under wrangler dev (issue 23: the load runs whose queue "stopped").
@@ -57,6 +57,21 @@ export async function resendAfterLocalRestart(env: Env): Promise<{ resent: numbe
     await env.SKETCH_QUEUE.sendBatch(sketchJobs(inFlight.slice(start, start + SEND_BATCH_LIMIT)));
   }
   return { resent: inFlight.length };
+}
+
+/** Whether this isolate has resent what a local start or reload dropped. */
+let resentInThisIsolate = false;
+
+/** The app Worker's fetch calls this on every request: under `wrangler dev` the first one resends (above). */
+export function resendOnceAfterLocalStart(env: Env, ctx: ExecutionContext): void {
+  if (resentInThisIsolate || env.APP_ENV !== "development") return;
+  resentInThisIsolate = true;
+  ctx.waitUntil(
+    resendAfterLocalRestart(env).then(
+      (report) => console.log("resend after a local reload", JSON.stringify(report)),
+      (error) => console.error("resend after a local reload failed", error),
+    ),
+  );
 }
 
 export async function sweepStuckImages(env: Env, now: Date): Promise<ProcessingSweepReport> {
