@@ -58,7 +58,7 @@ export default function App() {
   useEffect(() => {
     ensureBrowserSessionId();
   }, []);
-  // SPEC: the page scrolls to top on every route change.
+  // docs/product.md §5: the page scrolls to top on every route change.
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-/** The landing page's JavaScript must stay under this, gzipped (the brief for issue 6). */
+/** The landing page's JavaScript must stay under this, gzipped (the landing page's budget, docs/design.md §10). */
 export const LANDING_JS_BUDGET_BYTES = 150 * 1024;
 const LANDING_ROUTES = ["root", "routes/_index"];
 

@@ -1,5 +1,5 @@
 /**
- * What issue 22's "Must show" asks of each page, per photo and detail level, for bench/run.mjs
+ * What the region engine's goals (decision 016) ask of each page, per photo and detail level, for bench/run.mjs
  * (bundled with bench/job.ts): the page read as lines (line-measure.ts) and as pixels
  * (measure.ts), its regions, how much of it the next finer level keeps, and what a level change
  * costs the Worker once the photo's regions are stored.

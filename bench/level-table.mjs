@@ -1,4 +1,4 @@
-// The colourability table of bench/run.mjs: per photo and detail level, what issue 22's "Must
+// The colourability table of bench/run.mjs: per photo and detail level, what the region engine's "Must
 // show" asks of a page at print size (bench/level-figures.ts measures it), each figure against
 // the issue's goal, a summary line over all pages, and the pages as a contact sheet and as 100 %
 // crops.
@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 export const LEVELS = ["simple", "standard", "detailed"];
 
-/** Issue 22's goals for a page; a figure that misses its goal is printed with a trailing "!". */
+/** The region engine's goals for a page (decision 016); a figure that misses its goal is printed with a trailing "!". */
 export const GOALS = {
   boundingShare: { min: 0.95 },
   freeEndsPerMetre: { max: 30 },
@@ -98,7 +98,7 @@ function misses(key, value) {
 }
 
 export function printLevelHeader() {
-  console.log("Per photo and level, each page measured at print size (3300 px long edge, 300 dpi); ! = misses issue 22's goal");
+  console.log("Per photo and level, each page measured at print size (3300 px long edge, 300 dpi); ! = misses its goal");
   console.log("  bound = share of the line with different regions on its two sides (>= 0.95; 'no line' on a blank page); ends/m = free line ends per metre of line (<= 30);");
   console.log("  colourable = share of the page in regions of 0.25 cm² to 15 % of the page; edges = share of the line within ~0.5 mm of a photo edge");
   console.log("  (the toned analysis grey, as the score reads it; >= 0.85); outlines = share of the photo's strong outlines with ink within ~1 mm (>= 0.45);");

@@ -3,7 +3,7 @@
 //   - a 15 MB photo read whole, as addImages reads it: time (median of 7) and peak memory (first read);
 //   - how many bytes each has taken off the body when it can refuse a photo over the 15 MB cap,
 //     a photo past the book's 50, and an 8 MB text field (our non-file cap is 64 KB), and whether
-//     it can name the file in SPEC's "File '<name>' is larger than 15 MB" message.
+//     it can name the file in the product's "File '<name>' is larger than 15 MB" message.
 //
 // Each case runs in a fresh Node process (like a fresh isolate) fed 64 KB chunks; peak = the
 // highest heapUsed + arrayBuffers seen at each chunk pulled and each part handed out, garbage not

@@ -1,7 +1,7 @@
 // Preloaded into the `wrangler dev` process by scripts/dev.mjs (`node --import`): puts a small
 // HTTP relay between wrangler's ProxyWorker and the workerd that runs our Workers.
 //
-// Why (issue 23, `npm run load`): wrangler dev answers on the public port with its ProxyWorker,
+// Why (decision 030, `npm run load`): wrangler dev answers on the public port with its ProxyWorker,
 // which forwards every request to the Workers' runtime (a second workerd) over pooled keep-alive
 // connections. Both ends of that hop are kj HTTP with the same 5 s idle limit: the client pool
 // drops a connection idle for 5 s (HttpClientSettings.idleTimeout) and the server closes it after

@@ -1,4 +1,4 @@
-// Issue 23 item 7: does `npm run dev` answer only once it is settled? Starts `npm run dev` afresh
+// Decision 030: does `npm run dev` answer only once it is settled? Starts `npm run dev` afresh
 // (a new process group and an empty local state directory each time), and from the moment its
 // port first answers keeps it busy for a while the way a developer's browser would: pages,
 // statistics, the page's own scripts, and books with many photos uploaded at once (the first

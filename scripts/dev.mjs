@@ -1,7 +1,7 @@
 // `npm run dev`: both Workers in one `wrangler dev` with local D1, R2 and Queues, while the
 // Remix compiler rebuilds the app on change. `npm run predev` has migrated and seeded.
 //
-// Wrangler starts only once `remix watch` has finished its first build (issue 23 item 7): the
+// Wrangler starts only once `remix watch` has finished its first build (decision 030): the
 // compiler empties public/build and rewrites build/ when it starts, and a wrangler already
 // serving reloaded several times under the first requests ("503 Your worker restarted
 // mid-request", the page's scripts 404). Started after it, wrangler's first answer is the settled

@@ -1,4 +1,4 @@
-// Makes the eight sample stock photos of SPEC section 1 in public/stock/ (400x300 JPEG, each
+// Makes the eight sample stock photos of docs/product.md §5.4 in public/stock/ (400x300 JPEG, each
 // under 60 KB), the ones a visitor can add to a book from the create-book page.
 //
 //   node scripts/make-stock-photos.mjs

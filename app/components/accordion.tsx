@@ -10,7 +10,7 @@ export interface AccordionItem {
 
 /**
  * A disclosure list on Radix UI's Accordion primitive, where any number of items can be open at
- * once (SPEC: the FAQ lets several answers stay open). Radix ties each heading's button to its
+ * once (docs/product.md §5: the FAQ lets several answers stay open). Radix ties each heading's button to its
  * panel (aria-controls, a region named by the button) and moves between headings with the arrow,
  * Home and End keys. The headings are h2: the list sits right under the page's h1. Closed answers
  * stay in the page (hidden), so the server-rendered FAQ holds every answer.

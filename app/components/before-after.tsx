@@ -1,5 +1,5 @@
 /**
- * The before/after comparison of SPEC section 1: the photo on the left, its sketch on the right,
+ * The before/after comparison of docs/product.md §5.1: the photo on the left, its sketch on the right,
  * split by a handle the visitor drags, clicks or moves with the keyboard. The position is a
  * percentage that starts at 50 and is clamped to 0-100.
  */

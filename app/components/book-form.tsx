@@ -1,5 +1,5 @@
 /**
- * SPEC's 'Create Your Custom Coloring Book' form: the shared bookFormSchema validates in the
+ * The 'Create Your Custom Coloring Book' form (docs/product.md §5.7): the shared bookFormSchema validates in the
  * browser, POST /api/books creates the book, and the visitor goes on to upload photos.
  */
 import { useNavigate } from "@remix-run/react";

@@ -1,5 +1,5 @@
 /**
- * The delivery address fields of SPEC section 5 inside a remix-validated-form (deliveryFormSchema):
+ * The delivery address fields of docs/product.md §5.9 inside a remix-validated-form (deliveryFormSchema):
  * the order page's form, and the local test checkout's stand-in for Stripe's address form.
  */
 import { COUNTRY_NAMES } from "~/lib/customer-copy";

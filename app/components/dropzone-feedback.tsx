@@ -1,9 +1,9 @@
 /**
- * What a drop zone tells the visitor under itself (SPEC section 5's file-drop messages):
+ * What a drop zone tells the visitor under itself (docs/product.md §8, the file-drop messages):
  * react-dropzone's own message for each file it refused ('File type must be ...', 'File is larger
  * than N bytes'), 'Too many files' once for a drop over the limit, and, when the file dialog closed
  * with nothing chosen, that nothing was. react-dropzone notices that close FILE_DIALOG_CANCEL_MS
- * (SPEC section 4's 300 ms) after the window has its focus back with no file in the input.
+ * (FILE_DIALOG_CANCEL_MS, docs/product.md §8) after the window has its focus back with no file in the input.
  */
 import { useState } from "react";
 import { useDropzone, type DropzoneOptions, type FileRejection } from "react-dropzone";

@@ -1,5 +1,5 @@
 /**
- * The scrolling gallery of SPEC section 1: the example sketches drift sideways in an endless
+ * The scrolling gallery of docs/product.md §5.1: the example sketches drift sideways in an endless
  * strip (the list is drawn twice, the copy hidden from assistive tech, and the strip slides by
  * exactly one copy). With prefers-reduced-motion it stands still and scrolls by hand instead;
  * hovering pauses the drift, and a button stops it for good (WCAG 2.2.2: moving content that

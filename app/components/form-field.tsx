@@ -1,6 +1,6 @@
 /**
  * Labelled inputs for remix-validated-form: the validator's message shows under the field in
- * red (SPEC section 5) and is tied to the input for screen readers.
+ * red (docs/product.md §8) and is tied to the input for screen readers.
  */
 import type { ChangeEvent, ReactNode } from "react";
 import { useField } from "remix-validated-form";

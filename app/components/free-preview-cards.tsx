@@ -6,7 +6,7 @@ import { PREVIEW_LABELS, PREVIEW_MESSAGES } from "~/lib/customer-copy";
 import { buttonStyles } from "./button-styles";
 import { BookIcon, CheckIcon } from "./icons";
 
-/** SPEC: the preview was used in this browser, so the uploader is replaced by this. */
+/** docs/product.md §5.2: the preview was used in this browser, so the uploader is replaced by this. */
 export function UsedPreviewCard() {
   return (
     <section
@@ -69,7 +69,7 @@ export function CreateBookCallToAction() {
 }
 
 /**
- * The debug view (SPEC section 7) of the visitor's own last conversion: input plane, edge/line
+ * The debug view (docs/product.md §5.2) of the visitor's own last conversion: input plane, edge/line
  * mask and final page. Only rendered where the server has it switched on.
  */
 export function DebugPanel({ conversion }: { conversion: string }) {

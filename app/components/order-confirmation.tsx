@@ -11,7 +11,7 @@ export interface ConfirmedOrder {
   estimatedDelivery: string | null;
 }
 
-/** Replaces the order form once the order is paid (SPEC section 2, order page). */
+/** Replaces the order form once the order is paid (docs/product.md §5.9). */
 export function OrderConfirmation({ order }: { order: ConfirmedOrder }) {
   const { pathname, search } = useLocation();
   return (
@@ -45,7 +45,7 @@ export function OrderConfirmation({ order }: { order: ConfirmedOrder }) {
         <Link to={`/orders/${order.orderNumber}`} className={buttonStyles.primary}>
           {LABELS.trackYourOrder}
         </Link>
-        {/* SPEC section 2: Create Another Book reloads the page (a document load of this very URL). */}
+        {/* docs/product.md §5.9: Create Another Book reloads the page (a document load of this very URL). */}
         <Link to={`${pathname}${search}`} reloadDocument className={buttonStyles.secondary}>
           {LABELS.createAnotherBook}
         </Link>

@@ -1,7 +1,7 @@
 import { Spinner } from "./spinner";
 
 /**
- * SPEC section 4: the success and cancel pages show a short animated pending state first. Its
+ * docs/product.md §5.5: the success and cancel pages show a short animated pending state first. Its
  * label is the page's h1 meanwhile (the server renders this state), so the page always has one.
  */
 export function PaymentPending({ label }: { label: string }) {

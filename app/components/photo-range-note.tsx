@@ -1,6 +1,6 @@
 /**
- * The preview page's note on the plan's photo range (issue 23 item 8): the range, and when the
- * selection does not fit it, SPEC's text and what to do, so a visitor learns it before Create
+ * The preview page's note on the plan's photo range (docs/product.md §5.8): the range, and when the
+ * selection does not fit it, the plan's range text and what to do, so a visitor learns it before Create
  * My Book rather than on the order page.
  */
 import { Link } from "@remix-run/react";

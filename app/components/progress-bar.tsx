@@ -24,7 +24,7 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
 }
 
 /**
- * SPEC section 4: upload progress is faked locally, +10% every 200 ms up to 90%, then 100%
+ * docs/product.md §5.7: upload progress is faked locally, +10% every 200 ms up to 90%, then 100%
  * when the upload really finished. `null` while nothing is uploading.
  */
 export function useFakeProgress() {

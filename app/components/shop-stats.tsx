@@ -1,6 +1,6 @@
 /**
- * The landing page's live counters from GET /api/get-stats (SPEC section 1): '...' while they
- * load; if the call fails the failure is only logged and the counters stay 0 (SPEC section 8).
+ * The landing page's live counters from GET /api/get-stats (docs/product.md §5.1): '...' while they
+ * load; if the call fails the failure is only logged and the counters stay 0.
  */
 import { useEffect, useState } from "react";
 import { getShopStats } from "~/lib/api-client";

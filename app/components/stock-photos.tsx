@@ -1,5 +1,5 @@
 /**
- * The sample stock photos on the create-book page (SPEC section 1): two tabs of four pictures,
+ * The sample stock photos on the create-book page (docs/product.md §5.4): two tabs of four pictures,
  * each added to the book as a file, as if the visitor had picked it from disk.
  */
 import { useId, useRef, useState, type KeyboardEvent } from "react";

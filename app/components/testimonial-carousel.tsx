@@ -1,5 +1,5 @@
 /**
- * The paged testimonial carousel of SPEC section 1: a page of quotes at a time, Previous/Next
+ * The paged testimonial carousel of docs/product.md §5.1: a page of quotes at a time, Previous/Next
  * and one dot per page. Nothing moves by itself, so no quote disappears while it is being read.
  */
 import { useId, useState } from "react";

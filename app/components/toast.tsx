@@ -1,8 +1,8 @@
 /**
- * Toasts as SPEC section 9 says, on Radix UI's Toast primitive (which brings the F8 hotkey, the
+ * Toasts as docs/product.md §5 says, on Radix UI's Toast primitive (which brings the F8 hotkey, the
  * swipe to dismiss, the pause while hovered or focused, and the screen-reader announcement): one
  * at a time, 5000 ms by default, destructive for errors, swiped right past 50 px to dismiss. A
- * dismissed toast stays in the list, closed, until SPEC's removal delay has passed.
+ * dismissed toast stays in the list, closed, until TOAST_REMOVE_DELAY_MS has passed.
  */
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";

@@ -1,5 +1,5 @@
 /**
- * A small tooltip on Radix UI's Tooltip primitive, with SPEC section 9's timing from
+ * A small tooltip on Radix UI's Tooltip primitive, with the timing of docs/product.md §5 from
  * TooltipProvider: it opens 700 ms after the pointer rests on its trigger, at once on keyboard
  * focus, and at once when another tooltip closed less than 300 ms ago (so moving along a row of
  * icons does not wait again for each one). Escape closes it; the text is tied to the trigger with

@@ -1,5 +1,5 @@
 /**
- * The sketch engine's limits (DESIGN.md section 5, docs/decisions/005 and 021): how many pixels a
+ * The sketch engine's limits (docs/design.md §4, docs/decisions/005 and 021): how many pixels a
  * photo may claim before decoding, the printed page's size, the detail levels a page can be
  * drawn at and the JPEG decoder's work bounds. Both Workers read them: the app to refuse a photo
  * at upload, the sketch Worker to stay inside an isolate's 128 MB and CPU time.

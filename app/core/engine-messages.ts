@@ -1,5 +1,5 @@
 /**
- * What the sketch engine tells a customer when a photo cannot become a page (issue 8 item 4). The
+ * What the sketch engine tells a customer when a photo cannot become a page (docs/product.md §9, decision 014). The
  * sketch Worker stores these in images.error or answers them over RPC; the app shows them as they
  * are. The internal cause (D1, R2, codec text, stacks) goes to the sketch Worker's log only.
  */

@@ -1,10 +1,10 @@
 /**
- * The browser's one way to talk to the shop's JSON API (SPEC section 7).
+ * The browser's one way to talk to the shop's JSON API (docs/product.md §6).
  *
  * Every call sends credentials (the signed session cookie owns books, images, quotes and
  * orders). A non-ok answer becomes an `ApiError` whose text is '{status}: {body text}' (the
  * status text when the body is empty); toasts show the server's JSON `message` through
- * `apiErrorMessage`, falling back to the caller's default (SPEC section 8). No retries.
+ * `apiErrorMessage`, falling back to the caller's default (docs/product.md §5). No retries.
  * The shapes of the answers are api-types.ts, which the server imports too.
  */
 import type { BookType } from "../core/catalog";
@@ -142,7 +142,7 @@ export function payForOrder(orderId: number, paymentMethod: "card"): Promise<Pay
   return sendJson("POST", `/api/orders/${orderId}/payment`, { paymentMethod, paymentDetails: {} });
 }
 
-// Free preview and upload tickets (SPEC section 7).
+// Free preview and upload tickets (docs/product.md §6).
 
 /** GET /api/upload-complete: `count` tickets; bookType only on the create-book page. */
 export async function requestUploadTickets(
@@ -158,11 +158,11 @@ export async function requestUploadTickets(
   return answer.data.urls;
 }
 
-// Create book and payments (SPEC section 7).
+// Create book and payments (docs/product.md §6).
 
 /**
  * PUT one file to its ticket URL, as to an S3 presigned URL, reporting upload progress (fetch
- * cannot). A failure is an ApiError carrying the status text SPEC's message shows.
+ * cannot). A failure is an ApiError carrying the status text the page's message shows.
  */
 export function putFileToTicket(ticket: UploadTicket, file: File, onProgress: (fraction: number) => void): Promise<UploadedFile> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 /**
- * The shapes of the JSON API's answers and bodies (SPEC section 7): what the server's modules
+ * The shapes of the JSON API's answers and bodies (docs/product.md §6): what the server's modules
  * build and what the browser's client (api-client.ts) reads. Types only, so the server imports
  * them without the browser's fetch client (docs/decisions/021).
  */
@@ -89,7 +89,7 @@ export interface PaymentResult {
   checkoutUrl?: string;
 }
 
-// Free preview and upload tickets (SPEC section 7).
+// Free preview and upload tickets (docs/product.md §6).
 
 export interface UploadTicket {
   /** Our own signed, expiring URL: PUT the file there, or name it as presignedUrl to upload-file. */
@@ -105,7 +105,7 @@ export interface UploadedFile {
   height: number;
 }
 
-// Create book and payments (SPEC section 7).
+// Create book and payments (docs/product.md §6).
 
 export interface BookDataInput {
   sessionId: string;

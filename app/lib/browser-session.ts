@@ -1,5 +1,5 @@
 /**
- * SPEC's browser-side session id (a timestamp plus a random string) and free-preview flag.
+ * The browser's own session id (docs/product.md §2; a timestamp plus a random string) and free-preview flag.
  * Display and analytics only: ownership is decided by the server's signed cookie.
  */
 export const SESSION_STORAGE_KEY = "coloring-book-session-id";
@@ -24,7 +24,7 @@ export function ensureBrowserSessionId(): string {
 }
 
 /**
- * SPEC section 4: after a payment (success page) and on "Back to Home" from the cancel page the
+ * docs/product.md §5.5 and §5.6: after a payment (success page) and on "Back to Home" from the cancel page the
  * browser starts a new session id, kept in browser storage and, for Back to Home, in a cookie.
  * The signed server session (ownership of books and orders) is not touched.
  */

@@ -1,5 +1,5 @@
 /**
- * Every word a customer (or the orders desk) reads that SPEC.md spells out or that we wrote for
+ * Every word a customer (or the orders desk) reads, the product's own copy (docs/product.md §9) and what we wrote for
  * it: messages, labels, page titles, emails, the retention texts (docs/decisions/021). Import from
  * here; never retype a message elsewhere. Numbers a text states come from shop-rules.ts.
  */
@@ -66,7 +66,7 @@ export const MESSAGES = {
   unsafeFileName: (name: string) => `The file name of ${name} has control characters or unmatched text-direction marks. Please rename the file.`,
 } as const;
 
-/** Toast titles and texts of the /book/{id} pages that complete SPEC's messages above. */
+/** Toast titles and texts of the /book/{id} pages that complete the messages above (docs/product.md §5.7-§5.9). */
 export const BOOK_PAGE_MESSAGES = {
   errorTitle: "Error",
   photosNotLoaded: "Could not load your photos.",
@@ -75,15 +75,15 @@ export const BOOK_PAGE_MESSAGES = {
   uploadRejectedTitle: "Upload Rejected",
   paymentSucceededTitle: "Payment successful!",
   paymentSucceededDescription: "Your order has been placed successfully.",
-  // SPEC: the remove-image button only shows a message and does not delete.
+  // docs/product.md §5.8: the remove-image button only shows a message and does not delete.
   removeImageUnavailable:
     "Photos can't be removed from a book yet. Leave it unselected and it won't be printed.",
   confirmationEmailNote:
     "A confirmation email with your order details and tracking information is on its way.",
-  /** A payment refused because it no longer matched the book or the order (issue 23). */
+  /** A payment refused because it no longer matched the book or the order (decision 018). */
   paymentNotMatched:
     "We received your payment, but it no longer matches your book as it is now, so we haven't sent the book to print. Our team will refund that payment. Please check your book and order it again.",
-  // The preview page's photo range (issue 23 item 8): said before Create My Book, with what to do.
+  // The preview page's photo range (docs/product.md §5.8): said before Create My Book, with what to do.
   photoRangeHeading: "Photos in your book",
   planPhotoRange: (planName: string, min: number, max: number) => `${planName}: ${min}-${max} photos`,
   /** A book of the /book/{id} pages with no plan chosen is priced by its selected count. */
@@ -94,14 +94,14 @@ export const BOOK_PAGE_MESSAGES = {
   deselect: (count: number) => `Deselect ${count} ${count === 1 ? "sketch" : "sketches"} to continue.`,
 } as const;
 
-/** The photo drop zones' own words; what they refuse is said by react-dropzone (SPEC section 5). */
+/** The photo drop zones' own words; what they refuse is said by react-dropzone (docs/product.md §8). */
 export const DROPZONE_TEXT = {
   dropHere: "Drop your photos here",
   chooseFiles: "Choose photos",
   nothingChosen: "No photo was chosen.",
 } as const;
 
-/** Button and heading texts SPEC.md spells out (product copy, used exactly). */
+/** Button and heading texts of the product (used exactly as written). */
 export const LABELS = {
   createBookFormTitle: "Create Your Custom Coloring Book",
   continueToUpload: "Continue to Upload Images",
@@ -123,14 +123,14 @@ export const LABELS = {
   trackYourOrder: "Track Your Order",
   createAnotherBook: "Create Another Book",
 } as const;
-/** Shown in each counter while the statistics load (SPEC section 1). */
+/** Shown in each counter while the statistics load (docs/product.md §5.1). */
 export const STATS_LOADING_TEXT = "...";
 export const STATS_LABELS = {
   booksCreated: "Books created",
   happyFamilies: "Unique customers",
   photosConverted: "Photos converted",
 } as const;
-/** SPEC section 1's marketing copy (fixed text). */
+/** The landing page's marketing copy (fixed text, docs/product.md §5.1). */
 export const SHIPPING_COUNTRY_COUNT = 43;
 export const LANDING_HIGHLIGHTS = [
   `Upload up to ${MAX_PHOTOS_PER_BOOK} photos`,
@@ -146,8 +146,8 @@ export const LANDING_CTA = {
 } as const;
 
 /**
- * Messages of the JSON API that SPEC.md has no text for. Answers are
- * `{ message, fieldErrors? }` with a 4xx status; SPEC's own texts above are used wherever they exist.
+ * Messages of the JSON API that the product's own copy has no text for. Answers are
+ * `{ message, fieldErrors? }` with a 4xx status; the product's own texts above are used wherever they exist.
  */
 export const API_MESSAGES = {
   notFound: "Not found",
@@ -213,7 +213,7 @@ export const CREATE_BOOK_MESSAGES = {
   uploadsMissing: "Some of your photos were not uploaded. Please add them again.",
   noPendingCheckout: "There is no unpaid order to retry. Please start again.",
   paymentInProgress: "A payment for this book is already open. Finish it or cancel it first.",
-  /** Any change of a book's photos, selection or detail levels while its checkout is open (issue 23). */
+  /** Any change of a book's photos, selection or detail levels while its checkout is open (decision 018). */
   pagesLockedWhilePaying: `A payment for this book is open, so its photos and pages can't change now. Finish the payment, or cancel it on the payment page to make changes straight away (a payment left open closes by itself within ${CHECKOUT_TTL_SECONDS / 60} minutes).`,
 } as const;
 
@@ -285,7 +285,7 @@ export const PREVIEW_LABELS = {
   debugPage: "Final page",
 } as const;
 
-/** Answers of the upload-ticket, conversion and debug calls that SPEC has no text for. */
+/** Answers of the upload-ticket, conversion and debug calls that the product's own copy has no text for. */
 export const PREVIEW_API_MESSAGES = {
   invalidCount: `count must be a whole number from 1 to ${MAX_PHOTOS_PER_BOOK}.`,
   invalidBookType: "bookType must be standard or premium.",
@@ -303,9 +303,9 @@ export const PREVIEW_API_MESSAGES = {
 // Storefront pages
 /** Where customers write to us: the footer, the help center, the privacy notice and the terms. */
 export const CONTACT_EMAIL = "hello@coloringbook.example";
-/** SPEC section 1: the copyright year shown is 2025. */
+/** docs/product.md §5: the copyright year shown is 2025. */
 export const COPYRIGHT_YEAR = 2025;
-/** SPEC section 1: the footer links to our pages on these four networks. */
+/** docs/product.md §5: the footer links to our pages on these four networks. */
 export const SOCIAL_LINKS = [
   { network: "Instagram", href: "https://www.instagram.com/" },
   { network: "Facebook", href: "https://www.facebook.com/" },
@@ -315,14 +315,14 @@ export const SOCIAL_LINKS = [
 export type SocialNetwork = (typeof SOCIAL_LINKS)[number]["network"];
 export const TOAST_REGION_LABEL = `Notifications (${TOAST_HOTKEY})`;
 export const PREVIEW_FORMATS_TEXT = "JPG, PNG and WebP (GIF and BMP are accepted too)";
-/** Where we can deliver today (the delivery form's countries) and where we plan to (SPEC's FAQ). */
+/** Where we can deliver today (the delivery form's countries) and where we plan to (docs/product.md §4). */
 export const DELIVERY_COUNTRIES_TEXT = new Intl.ListFormat("en-GB", { type: "conjunction" }).format(
   DELIVERY_COUNTRIES.map((code) => COUNTRY_NAMES[code]),
 );
-/** SPEC's FAQ names Europe, USA, Australia, Canada and Japan; of those, these are not in the form yet. */
+/** The FAQ once named Europe, USA, Australia, Canada and Japan (docs/product.md §4); of those, these are not in the form yet. */
 export const PLANNED_SHIPPING_REGIONS_TEXT = "the rest of Europe and to Japan";
 
-/** Button texts of the storefront pages SPEC spells out. */
+/** Button texts of the storefront pages (docs/product.md §5). */
 export const STOREFRONT_LABELS = {
   back: "Back",
   goBack: "Go Back",
@@ -501,7 +501,7 @@ export const ORDER_TRACKING_SHIPPED_TEXT = {
   shippedOn: "Shipped on",
 } as const;
 
-// Detail levels (issue 9): the preview page's picker for the whole book and for each page
+// Detail levels (docs/product.md §5.8): the preview page's picker for the whole book and for each page
 export const DETAIL_LEVEL_TEXT: Record<DetailLevel, { label: string; explanation: string }> = {
   simple: { label: "Simple", explanation: "Few bold lines, for young children." },
   standard: { label: "Standard", explanation: "Clear outlines with some inner detail, for most ages." },

@@ -1,4 +1,4 @@
-/** Formatting helpers of SPEC section 3, shared by browser and server. */
+/** Formatting helpers (docs/product.md §8), shared by browser and server. */
 import { CURRENCY } from "./shop-rules";
 
 const BYTE_UNITS = ["Bytes", "KB", "MB", "GB"] as const;
@@ -10,7 +10,7 @@ export function formatBytes(bytes: number): string {
   return `${Number(value.toFixed(2))} ${BYTE_UNITS[exponent]}`;
 }
 
-/** Formats minor units (pence, cents) as money; the shop sells in GBP (DESIGN.md section 4). */
+/** Formats minor units (pence, cents) as money; the shop sells in GBP (docs/product.md §4). */
 export function formatMoney(minorUnits: number, currency: string = CURRENCY): string {
   return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(minorUnits / 100);
 }

@@ -1,5 +1,5 @@
 /**
- * Browser-side rules of the free preview (SPEC sections 4, 5 and 8): which file the drop zone
+ * Browser-side rules of the free preview (docs/product.md §5.2): which file the drop zone
  * takes, what each failure is called, and the once-per-browser flag.
  */
 import type { FileRejection } from "react-dropzone";
@@ -8,7 +8,7 @@ import { FREE_PREVIEW_USED_KEY } from "./browser-session";
 import { MAX_UPLOAD_BYTES } from "./shop-rules";
 import { MESSAGES, PREVIEW_MESSAGES } from "./customer-copy";
 
-/** SPEC: the drop zone itself accepts jpeg, jpg, png and webp, one file. */
+/** docs/product.md §5.2: the drop zone itself accepts jpeg, jpg, png and webp, one file. */
 export const PREVIEW_DROPZONE_ACCEPT = {
   "image/jpeg": [".jpg", ".jpeg"],
   "image/png": [".png"],
@@ -37,7 +37,7 @@ export function refusalOf(accepted: File[], rejected: FileRejection[]): Notice |
   return null;
 }
 
-/** SPEC section 8, 'Conversion Failed'. */
+/** docs/product.md §5.2, 'Conversion Failed'. */
 export function conversionFailure(error: unknown): Notice {
   const text = error instanceof Error ? error.message : String(error);
   let description: string;

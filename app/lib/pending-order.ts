@@ -1,5 +1,5 @@
 /**
- * The pending order of the create-book page (SPEC section 3), kept in browser storage between
+ * The pending order of the create-book page (docs/product.md §5.4), kept in browser storage between
  * the redirect to the payment page and the visitor's return: /cancel offers Retry Payment with
  * it and /create-book?retry=true restores the form from it; /success clears it.
  */
@@ -28,7 +28,7 @@ export function savePendingOrder(order: PendingOrder): void {
   }
 }
 
-/** The saved pending order, or null; an unreadable one is logged and ignored (SPEC section 8). */
+/** The saved pending order, or null; an unreadable one is logged and ignored (docs/product.md §5.6). */
 export function loadPendingOrder(): PendingOrder | null {
   let raw: string | null;
   try {

@@ -1,5 +1,5 @@
 /**
- * Which of the files a visitor adds on the create-book page go into the book (SPEC section 5):
+ * Which of the files a visitor adds on the create-book page go into the book (docs/product.md §5.4):
  * at most 50 in all (else the whole addition is refused), JPEG/PNG/GIF/BMP/WebP only, 15 MB
  * each; invalid files are skipped with a message each. Pure, so the rules are tested alone.
  */

@@ -14,7 +14,7 @@ export function bookPageCount(photos: number): number {
 
 export type PhotoRangeProblem = { title: string; description: string };
 
-/** SPEC section 5: standard books take 5-15 photos, premium 16-50; null when `photos` fits. */
+/** docs/product.md §3: standard books take 5-15 photos, premium 16-50; null when `photos` fits. */
 export function photoRangeProblem(plan: BookType, photos: number): PhotoRangeProblem | null {
   const { minPhotos, maxPhotos } = PLANS[plan];
   if (photos < minPhotos) {
@@ -40,9 +40,9 @@ export function planOfBook(chosen: BookType | null, selected: number): BookType 
 }
 
 /**
- * What the preview page tells a visitor whose selection does not fit the plan (issue 23 item 8):
- * upload more when the book has too few usable photos (SPEC's "at least" text), select more when
- * it has enough but too few are selected, deselect when too many are (SPEC's "no more than").
+ * What the preview page tells a visitor whose selection does not fit the plan (docs/product.md §5.8):
+ * upload more when the book has too few usable photos (the "at least" text), select more when
+ * it has enough but too few are selected, deselect when too many are (the "no more than" text).
  * `usable` counts the photos that are or will be sketches (not failed).
  */
 export type PhotoCountAdvice =

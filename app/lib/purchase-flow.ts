@@ -1,5 +1,5 @@
 /**
- * The create-book purchase in the browser, in SPEC section 4's order: upload each photo in turn
+ * The create-book purchase in the browser, in the order of docs/product.md §5.4: upload each photo in turn
  * (shrunk to print size first) through an upload ticket, record the book data, save the pending
  * order, open the checkout, go to the payment page. An upload error aborts; a failure to record
  * the book data is shown and the purchase goes on.
@@ -26,7 +26,7 @@ export interface PurchaseHooks {
   redirect(url: string): void;
 }
 
-/** Thrown by the upload step with the toast SPEC prescribes; the page stops uploading. */
+/** Thrown by the upload step with the toast docs/product.md §5.4 names; the page stops uploading. */
 export class PurchaseAborted extends Error {
   constructor(readonly toast: PurchaseToast) {
     super(toast.description);

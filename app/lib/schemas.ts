@@ -1,6 +1,6 @@
 /**
  * One zod schema per form, imported by the browser (remix-validated-form) and the server
- * (resource routes). The messages are SPEC.md's product copy, kept in customer-copy.ts.
+ * (resource routes). The messages are the product's copy (docs/product.md §9), kept in customer-copy.ts.
  */
 import { z } from "zod";
 import { isSafeText } from "./text-rules";
@@ -94,7 +94,7 @@ export const pageDetailRequestSchema = z.object({ detailLevel: detailLevelSchema
 export type PageDetailRequest = z.infer<typeof pageDetailRequestSchema>;
 
 /**
- * The create-book page (SPEC sections 3-5): what the visitor fills in, checked in the browser
+ * The create-book page (docs/product.md §5.4): what the visitor fills in, checked in the browser
  * before anything is uploaded and again by the server for record-book-data, the checkout session
  * and retry-payment. The photo range is the plan's (app/lib/pricing.ts).
  */
@@ -122,13 +122,13 @@ export type CreateBookFormInput = z.infer<typeof createBookFormSchema>;
 const browserSessionIdSchema = z.string().trim().max(100).optional();
 const photoCountSchema = z.coerce.number().int().min(0).max(MAX_PHOTOS_PER_BOOK);
 
-/** POST /api/record-book-data (SPEC section 7). */
+/** POST /api/record-book-data (docs/product.md §6). */
 export const recordBookDataSchema = createBookFormSchema.extend({
   sessionId: browserSessionIdSchema,
   nrPhotos: photoCountSchema,
 });
 
-/** POST /api/create-checkout-session: SPEC's fields, plus the upload keys and the recorded checkout. */
+/** POST /api/create-checkout-session: the page's fields (docs/product.md §6), plus the upload keys and the recorded checkout. */
 export const createCheckoutSessionSchema = createBookFormSchema.extend({
   sessionId: browserSessionIdSchema,
   filesCount: photoCountSchema,
@@ -136,7 +136,7 @@ export const createCheckoutSessionSchema = createBookFormSchema.extend({
   checkoutId: z.number().int().positive().optional(),
 });
 
-/** POST /api/retry-payment (SPEC section 7): the saved pending order; the server finds its checkout. */
+/** POST /api/retry-payment (docs/product.md §6): the saved pending order; the server finds its checkout. */
 export const retryPaymentSchema = z.object({
   sessionId: browserSessionIdSchema,
   bookType: z.enum(BOOK_TYPES).optional(),

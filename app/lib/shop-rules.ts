@@ -1,7 +1,7 @@
 /**
  * The shop's rules as numbers (docs/decisions/021): prices and plans, the limits of a book and an
- * upload, abuse limits, retention periods, payment and email timings, and the timings SPEC gives
- * the pages. Import from here; never retype a number elsewhere.
+ * upload, abuse limits, retention periods, payment and email timings, and the timings of
+ * the pages (docs/product.md §8). Import from here; never retype a number elsewhere.
  * Prices are in minor units (pence) so no float ever touches money.
  */
 import { type BookType } from "../core/catalog";
@@ -23,7 +23,7 @@ export const FAKE_PROGRESS_STEP = 10;
 export const FAKE_PROGRESS_CAP = 90;
 export const FAKE_PROGRESS_TICK_MS = 200;
 export const TOAST_DURATION_MS = 5000;
-/** SPEC sections 1 and 9: the before/after comparison starts at 50 % and is 320 px high by default. */
+/** docs/product.md §5.1: the before/after comparison starts at 50 % and is 320 px high by default. */
 export const COMPARISON_START_PERCENT = 50;
 export const COMPARISON_DEFAULT_HEIGHT_PX = 320;
 export const QUOTE_TTL_SECONDS = 30 * 60;
@@ -33,7 +33,7 @@ export type DeliveryCountry = (typeof DELIVERY_COUNTRIES)[number];
 
 export const PAYMENT_METHODS = ["card"] as const;
 export const MIN_QUANTITY = 1;
-/** No upper bound is shown (SPEC section 5); this one only stops a typo from ordering 10,000 books. */
+/** The brief showed no upper bound (docs/product.md §3); this one only stops a typo from ordering 10,000 books. */
 export const MAX_QUANTITY = 100;
 
 export interface PlanDetails {
@@ -71,7 +71,7 @@ export const PLANS: Record<BookType, PlanDetails> = {
 export const DEFAULT_BOOK_TYPE: BookType = "standard";
 /** The "AI processing fee" line of a quote: included in the book price. */
 export const PROCESSING_FEE = 0;
-/** Shipping is free to every delivery country (SPEC section 9). */
+/** Shipping is free to every delivery country (docs/product.md §3). */
 export const SHIPPING_FEE = 0;
 
 export const BOOK_PAGES_ADVERTISED = 50;
@@ -86,7 +86,7 @@ export const ACCEPTED_PREVIEW_TYPES = [
   "image/webp",
 ] as const;
 /**
- * SPEC section 4: a file dialog closed with nothing chosen is noticed 300 ms after the window has
+ * docs/product.md §8: a file dialog closed with nothing chosen is noticed 300 ms after the window has
  * its focus back. react-dropzone waits exactly this long and cannot be told otherwise; the browser
  * test holds it to this number.
  */
@@ -95,11 +95,11 @@ export const FILE_DIALOG_CANCEL_MS = 300;
 // Landing page
 /** GET /api/get-stats may be a minute old (the Workers cache, the edge and browsers keep it). */
 export const STATS_CACHE_MAX_AGE_SECONDS = 60;
-/** SPEC sections 1 and 9: six quotes, three a page, two pages; five gallery sketches. */
+/** docs/product.md §5.1: six quotes, three a page, two pages; five gallery sketches. */
 export const TESTIMONIALS_PER_PAGE = 3;
 export const GALLERY_EXAMPLE_COUNT = 5;
 
-// Create book and payments (SPEC sections 2, 4, 5, 8)
+// Create book and payments (docs/product.md §5.4-§5.6, §8)
 /** Stripe accepts a Checkout Session's expires_at from 30 minutes to 24 hours after it creates the session. */
 export const STRIPE_CHECKOUT_MIN_TTL_SECONDS = 30 * 60;
 export const STRIPE_CHECKOUT_MAX_TTL_SECONDS = 24 * 60 * 60;
@@ -136,15 +136,15 @@ export const PREVIEW_COMPARISON_HEIGHT_PX = 420;
 /** The base64 of a 15 MB file plus the JSON around it: the cap of POST /api/upload-file. */
 export const MAX_UPLOAD_FILE_BODY_BYTES = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 64 * 1024;
 
-/** SPEC section 9: a tooltip opens after 700 ms, or at once within 300 ms of another closing. */
+/** docs/product.md §5: a tooltip opens after 700 ms, or at once within 300 ms of another closing. */
 export const TOOLTIP_OPEN_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
-/** SPEC section 9: a toast dragged more than 50 px to the right is dismissed. */
+/** docs/product.md §5: a toast dragged more than 50 px to the right is dismissed. */
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
-/** SPEC section 9: one toast at a time (a new one replaces the one showing), F8 focuses them. */
+/** docs/product.md §5: one toast at a time (a new one replaces the one showing), F8 focuses them. */
 export const TOAST_LIMIT = 1;
 export const TOAST_HOTKEY = "F8";
-/** SPEC section 9: a dismissed toast is dropped from the list 1,000,000 ms later. */
+/** docs/product.md §5: a dismissed toast is dropped from the list 1,000,000 ms later. */
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 /** The cheapest book, for "from £19.99" texts. */
@@ -164,13 +164,13 @@ export const SHOP_DAILY_LIMITS = {
    * ticket: each one is an uploads row and admits a 15 MB file into R2. Four premium books a day.
    */
   "upload-ticket": { perSession: 4 * MAX_PHOTOS_PER_BOOK, perAddress: 20 * MAX_PHOTOS_PER_BOOK },
-  /** SPEC's record-book-data: a checkouts row per call (an abandoned cart is kept). */
+  /** POST /api/record-book-data: a checkouts row per call (an abandoned cart is kept). */
   "book-data": { perSession: 50, perAddress: 200 },
 } as const;
 /** The period of API_LIMITER's `simple` setting in wrangler.toml. */
 export const SHOP_BURST_PERIOD_SECONDS = 60;
 
-// Retention (docs/decisions/013 and 018). The daily Cron Trigger applies these numbers and the
+// Retention (docs/decisions/013 and 019). The daily Cron Trigger applies these numbers and the
 // privacy notice, FAQ and help center state them through RETENTION_TEXTS below: one source for both.
 /** A book never paid for is deleted, photos, sketches, title and message included, a year after it was made. */
 export const BOOK_RETENTION_DAYS = 365;
@@ -200,7 +200,7 @@ export const ORDER_RECORD_RETENTION_YEARS = 7;
 /** An object in R2 that no row names is deleted once it is this old (an upload half-recorded). */
 export const ORPHAN_OBJECT_GRACE_HOURS = 24;
 
-// Order emails (issue 10 item 3; app/emails, app/server/orders/order-emails.server.ts)
+// Order emails (docs/product.md §12; app/emails, app/server/orders/order-emails.server.ts)
 /** A failed send is tried this many times in all (the first try included), then marked failed. */
 export const ORDER_EMAIL_MAX_ATTEMPTS = 8;
 /**

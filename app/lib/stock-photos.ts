@@ -1,12 +1,12 @@
 /**
- * The sample stock photos of SPEC section 1: two groups of four a visitor with no photos to hand
+ * The sample stock photos of docs/product.md §5.4: two groups of four a visitor with no photos to hand
  * can add to a book. The images are ours, served from public/stock/ (sources and licences in
  * public/stock/README.md, made by scripts/make-stock-photos.mjs), never from another site.
  */
 import { STOCK_PHOTO_DELAY_MS } from "./shop-rules";
 
 export interface StockPhoto {
-  /** Slug as SPEC says (`mandala-1`); also the added file's name, `<id>.jpg`. */
+  /** A slug (`mandala-1`); also the added file's name, `<id>.jpg`. */
   id: string;
   /** Site-relative URL of a 400x300 JPEG in public/stock/. */
   url: string;
@@ -60,7 +60,7 @@ export const STOCK_PICKER_TEXT = {
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The stock photo as a file, as if the visitor had chosen it from disk: SPEC's 1 s delay, then
+ * The stock photo as a file, as if the visitor had chosen it from disk: STOCK_PHOTO_DELAY_MS, then
  * our own copy of the image. Throws when the image cannot be loaded.
  */
 export async function loadStockPhotoFile(photo: StockPhoto, fetchImage: typeof fetch = fetch): Promise<File> {

@@ -40,7 +40,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-/** SPEC section 1: the hidden inline mode, reachable only by this query, never from the page's controls. */
+/** docs/product.md §5.1: the hidden inline mode, reachable only by this query, never from the page's controls. */
 const INLINE_CREATE_MODE = "create";
 /**
  * Loaded only in that mode: the form brings its validation libraries (about 30 KB gzipped),

@@ -1,6 +1,6 @@
 /**
- * /admin: the shop's orders desk (issue 10 item 2). Paid orders with their status, delivery
- * address and print PDF, the moves of fulfilment, payments to review and refund (issue 23), and
+ * /admin: the shop's orders desk (docs/product.md §5.16, decision 015). Paid orders with their status, delivery
+ * address and print PDF, the moves of fulfilment, payments to review and refund (decision 018), and
  * the outbox of order emails. Only an admin
  * reaches it (app/server/admin/admin-access.server.ts); the rules are app/server/admin/admin-orders.server.ts.
  */

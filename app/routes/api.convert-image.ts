@@ -7,7 +7,7 @@ import { requesterOf } from "~/server/limits/preview-limits.server";
 
 const convertImageSchema = z.object({ id: z.string().min(1).max(200) });
 
-/** SPEC: POST /api/convert-image { id } (the key of an uploaded ticket) → data.convertedImageUrl. */
+/** docs/product.md §6: POST /api/convert-image { id } (the key of an uploaded ticket) → data.convertedImageUrl. */
 export async function action({ request, context }: ActionFunctionArgs) {
   requireMethod(request, ["POST"]);
   const { env } = context.cloudflare;

@@ -6,7 +6,7 @@ import { methodNotAllowed, requireMethod } from "~/server/http/http.server";
 import { mintTickets, requireTicketAllowance, uploadToTicket } from "~/server/uploads/upload-tickets.server";
 
 /**
- * SPEC's older free-preview call: POST /api/convert-sketch { imageData, filename } → { sketchUrl }.
+ * The older free-preview call (docs/product.md §6): POST /api/convert-sketch { imageData, filename } → { sketchUrl }.
  * Ticket, upload and conversion in one request, through the same functions (and limits) as the
  * three calls of the current flow.
  */

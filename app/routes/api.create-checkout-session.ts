@@ -7,7 +7,7 @@ import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 
-/** SPEC section 7: answers `url`, the provider's page the browser goes to. */
+/** docs/product.md §6: answers `url`, the provider's page the browser goes to. */
 export async function action({ request, context }: ActionFunctionArgs) {
   requireMethod(request, ["POST"]);
   const { env } = context.cloudflare;

@@ -3,7 +3,7 @@ import { database } from "~/core/db/database.server";
 import { latestDebugTimestamp } from "~/server/preview/free-preview.server";
 import { methodNotAllowed } from "~/server/http/http.server";
 
-/** SPEC section 7: GET /api/debug-files → { latest }, the caller's own last free-preview conversion. */
+/** docs/product.md §6: GET /api/debug-files → { latest }, the caller's own last free-preview conversion. */
 export async function loader({ context }: LoaderFunctionArgs) {
   const { env } = context.cloudflare;
   const latest = await latestDebugTimestamp(env, database(env.DB), context.sessionId);

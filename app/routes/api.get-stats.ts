@@ -3,7 +3,7 @@ import { database } from "~/core/db/database.server";
 import { methodNotAllowed } from "~/server/http/http.server";
 import { shopStatsResponse } from "~/server/books/stats.server";
 
-/** SPEC: GET /api/get-stats, the landing page's counters (cached for a minute, stats.server.ts). */
+/** docs/product.md §6: GET /api/get-stats, the landing page's counters (cached for a minute, stats.server.ts). */
 export function loader({ request, context }: LoaderFunctionArgs) {
   return shopStatsResponse(database(context.cloudflare.env.DB), request);
 }

@@ -6,7 +6,7 @@ import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http/ht
 
 export const loader = () => methodNotAllowed(["POST"]);
 
-/** SPEC section 7: the unpaid create-book order of this visitor, its checkout `url` again. */
+/** docs/product.md §6: the unpaid create-book order of this visitor, its checkout `url` again. */
 export async function action({ request, context }: ActionFunctionArgs) {
   requireMethod(request, ["POST"]);
   const { env } = context.cloudflare;

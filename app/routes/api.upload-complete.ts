@@ -3,7 +3,7 @@ import { database } from "~/core/db/database.server";
 import { methodNotAllowed } from "~/server/http/http.server";
 import { mintTickets, parseTicketRequest, requireTicketAllowance } from "~/server/uploads/upload-tickets.server";
 
-/** SPEC: GET /api/upload-complete?count=N&sessionId=...[&bookType=...] → presigned upload tickets. */
+/** docs/product.md §6: GET /api/upload-complete?count=N&sessionId=...[&bookType=...] → presigned upload tickets. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { env } = context.cloudflare;
   const db = database(env.DB);

@@ -4,7 +4,7 @@ import { database } from "~/core/db/database.server";
 import { methodNotAllowed, requireMethod } from "~/server/http/http.server";
 import { requireUnexpiredTicketOfSession, uploadToTicket } from "~/server/uploads/upload-tickets.server";
 
-/** SPEC: POST /api/upload-file { imageData (data URL), presignedUrl, filename }: the ticket's PUT as JSON. */
+/** docs/product.md §6: POST /api/upload-file { imageData (data URL), presignedUrl, filename }: the ticket's PUT as JSON. */
 export async function action({ request, context }: ActionFunctionArgs) {
   requireMethod(request, ["POST"]);
   const { env } = context.cloudflare;

@@ -62,7 +62,7 @@ export default function OrderPage() {
     if (justPaid) toast({ title: BOOK_PAGE_MESSAGES.paymentSucceededTitle, description: BOOK_PAGE_MESSAGES.paymentSucceededDescription });
   }, [justPaid, toast]);
 
-  // SPEC section 5: a quote is requested whenever country and ZIP code are both set.
+  // docs/product.md §5.9: a quote is requested whenever country and ZIP code are both set.
   useEffect(() => {
     const zip = zipCode.trim();
     if (!isDeliveryCountry(country) || zip === "") {

@@ -26,7 +26,7 @@ export const meta: MetaFunction = () => [{ title: `Choose your sketches – ${SH
 const BULK_TOOLS: { label: string; keeps: (image: ImageDto) => boolean }[] = [
   { label: LABELS.selectAll, keeps: () => true },
   { label: LABELS.deselectAll, keeps: () => false },
-  // SPEC: completed images scoring 90 or more (applySelections only ever touches completed ones).
+  // docs/product.md §5.8: completed images scoring 90 or more (applySelections only ever touches completed ones).
   { label: LABELS.selectHighQualityOnly, keeps: (image) => (image.qualityScore ?? 0) >= HIGH_QUALITY_SCORE },
 ];
 
@@ -102,7 +102,7 @@ export default function PreviewPage() {
     });
   }, [loadImages, loadProgress]);
 
-  // SPEC section 4: poll every 2000 ms, and only while some image is pending or processing.
+  // docs/product.md §5.8: poll every 2000 ms, and only while some image is pending or processing.
   const inProgress = images?.some(isInProgress) ?? false;
   useEffect(() => {
     if (!inProgress) return;
@@ -232,7 +232,7 @@ export default function PreviewPage() {
         </div>
 
         {book.lockedWhilePaying ? (
-          // The pages are the ones the open checkout pays for (issue 23): say so before any change is tried.
+          // The pages are the ones the open checkout pays for (decision 018): say so before any change is tried.
           <div role="status" className="mb-6 flex items-start gap-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
             <AlertIcon className="mt-0.5 h-5 w-5 shrink-0" />
             <p>{CREATE_BOOK_MESSAGES.pagesLockedWhilePaying}</p>

@@ -116,7 +116,7 @@ export default function UploadPage() {
         step="upload"
         actions={
           <>
-            {/* SPEC's header button: the orders desk (404 for anyone not admitted). A document load,
+            {/* The header's Admin button (docs/product.md §5.7): the orders desk (404 for anyone not admitted). A document load,
                 so Cloudflare Access can send an admin through its sign-in first. */}
             <Link to="/admin" reloadDocument className={buttonStyles.subtle}>
               {LABELS.admin}

@@ -1,5 +1,5 @@
 /**
- * /cancel (SPEC sections 2 and 4): the buyer left the payment page. Nothing was charged. With a
+ * /cancel (docs/product.md §5.6): the buyer left the payment page. Nothing was charged. With a
  * pending order saved, Retry Payment opens that order's checkout again (or, failing that, the
  * create-book form restored from it); Back to Home forgets it and starts a new browser session.
  */
@@ -42,7 +42,7 @@ export default function Cancel() {
       });
       window.location.assign(url);
     } catch (error) {
-      // SPEC section 8: logged, and the visitor gets the form back with the saved details.
+      // docs/product.md §5.6: logged, and the visitor gets the form back with the saved details.
       console.error("retry-payment failed", error);
       navigate("/create-book?retry=true");
     }

@@ -1,5 +1,5 @@
 /**
- * /create-book (SPEC sections 2, 4, 5): choose a plan, add photos, title and message, agree to
+ * /create-book (docs/product.md §5.4): choose a plan, add photos, title and message, agree to
  * the terms, buy. The purchase itself is app/lib/purchase-flow.ts; prices come from pricing.ts;
  * the form's rules are createBookFormSchema, the same schema the server checks.
  */
@@ -42,7 +42,7 @@ export default function CreateBook() {
   const restoring = searchParams.get("retry") === "true";
 
   const [plan, setPlan] = useState<BookType>(isBookType(typeFromQuery) ? typeFromQuery : "standard");
-  // The plan question comes up on first load unless the link already chose (SPEC: type overrides).
+  // The plan question comes up on first load unless the link already chose (docs/product.md §5.4: type overrides).
   const [askPlan, setAskPlan] = useState(!isBookType(typeFromQuery) && !restoring);
   const [photos, setPhotos] = useState<ChosenPhoto[]>([]);
   const [title, setTitle] = useState("");
@@ -77,7 +77,7 @@ export default function CreateBook() {
       if (accepted.length > 0) {
         setPhotos((current) => [...current, ...accepted.map((file) => ({ id: String(nextPhotoId.current++), file }))]);
       }
-      // One toast at a time (SPEC section 9): a skipped file matters more than the count.
+      // One toast at a time (docs/product.md §5): a skipped file matters more than the count.
       const [problem] = problems;
       if (problem) toast({ ...problem, variant: "destructive" });
       else if (accepted.length > 0 && announce) {

@@ -1,5 +1,5 @@
 /**
- * /orders/{number}: where "Track Your Order" leads (SPEC section 2). The session that placed the
+ * /orders/{number}: where "Track Your Order" leads (docs/product.md §5.10). The session that placed the
  * order sees it at once; anyone else is asked for the email address it was placed with (posted,
  * so it never lands in a URL or a log). The rules are app/server/orders/order-tracking.server.ts.
  */

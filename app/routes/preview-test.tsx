@@ -1,5 +1,5 @@
 /**
- * The free sketch converter (SPEC sections 2, 4, 5): one photo, shrunk in the browser, uploaded
+ * The free sketch converter (docs/product.md §5.2): one photo, shrunk in the browser, uploaded
  * through a ticket, converted while the visitor waits, then shown beside its sketch. One per
  * browser (a local-storage flag); the server's own limits stop scripts.
  */
@@ -37,7 +37,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
   return json({ debugView: debugViewEnabled(context.cloudflare.env) });
 }
 
-/** SPEC section 4: nothing uploaded → photo shown → uploaded → converting → converted. */
+/** docs/product.md §5.2: nothing uploaded → photo shown → uploaded → converting → converted. */
 type Stage = "empty" | "uploading" | "uploaded" | "converting" | "converted";
 
 interface Photo {

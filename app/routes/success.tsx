@@ -1,5 +1,5 @@
 /**
- * /success?session_id=... (SPEC sections 2 and 4): where the payment provider sends the buyer.
+ * /success?session_id=... (docs/product.md §5.5): where the payment provider sends the buyer.
  * The order and its status come from our records (the provider's confirmation, never this
  * visit, marks an order paid); until the confirmation has arrived the page asks again.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 2: sessions cost nothing to mint, so the shop's own actions are limited per
+ * Decision 012: sessions cost nothing to mint, so the shop's own actions are limited per
  * session and per client address (bursts through API_LIMITER, daily counts in D1), and a
  * processing run can never queue an image twice.
  */
@@ -79,7 +79,7 @@ describe("bursts", () => {
   }, BURST_TEST_TIMEOUT_MS);
 });
 
-describe("book upload tickets and recorded book data (issue 23 item 2)", () => {
+describe("book upload tickets and recorded book data (decision 012)", () => {
   const bookTickets = "count=50&sessionId=s-loop&bookType=premium";
 
   it("refuses book upload tickets past the daily count: a loop of 80 requests for 50 tickets each is cut short", async () => {

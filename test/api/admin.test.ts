@@ -1,5 +1,5 @@
 /**
- * The orders desk (issue 10 item 2): nobody but an admin reaches any /admin URL (the ordinary 404
+ * The orders desk (docs/product.md §5.16, decision 015): nobody but an admin reaches any /admin URL (the ordinary 404
  * page, no customer data), a forged Cloudflare Access JWT is refused and a real one admitted, the
  * local sign-in takes only its password, and the desk's moves change the order once, record the
  * shipped email, and refuse what makes no sense.

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 5: cheap checks (rate limits, tickets, signature headers) come before a body is
+ * Decision 012: cheap checks (rate limits, tickets, signature headers) come before a body is
  * read, and a body is read through a capped stream that stops at its cap whatever it declared.
  * Each test sends a body that never ends and has no Content-Length (a chunked upload): a route
  * that reads before it checks, or reads without a cap, never answers.

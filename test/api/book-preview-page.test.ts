@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 8: the preview page (/book/{id}/preview) says the plan's photo range, and what to
+ * docs/product.md §5.8: the preview page (/book/{id}/preview) says the plan's photo range, and what to
  * do when the book has too few or too many photos, before Create My Book; not only the order
  * page later. Read from the server-rendered page, so it holds before any script runs.
  */
@@ -38,7 +38,7 @@ function expectBeforeCreate(html: string, text: string) {
 const { standard, premium } = PLANS;
 
 describe("preview page: the plan's photo range", () => {
-  it("too few photos: says SPEC's 'at least' text, the plan's range and to upload more, before Create My Book", async () => {
+  it("too few photos: says the 'at least' text, the plan's range and to upload more, before Create My Book", async () => {
     const visitor = new Visitor();
     const bookId = await drawnBook(visitor, 3, 3);
     const html = await previewHtml(visitor, bookId);
@@ -56,7 +56,7 @@ describe("preview page: the plan's photo range", () => {
     expect(html).not.toContain(CREATE_BOOK_MESSAGES.notEnoughPhotos("standard", standard.minPhotos));
   });
 
-  it("too many selected for the chosen plan: says SPEC's 'no more than' text and to deselect", async () => {
+  it("too many selected for the chosen plan: says the 'no more than' text and to deselect", async () => {
     const visitor = new Visitor();
     const bookId = await drawnBook(visitor, standard.maxPhotos + 2, standard.maxPhotos + 2, "standard");
     const html = await previewHtml(visitor, bookId);

@@ -34,7 +34,7 @@ describe("POST /api/record-book-data", () => {
     expect(row).toMatchObject({ book_type: "standard", title: "Grandpa's Garden", quantity: 2, nr_photos: 6, newsletter_signup: 1, agree_to_terms: 1, browser_session_id: "s-1", status: "open" });
   });
 
-  it("refuses a blank title and unaccepted terms with SPEC's texts", async () => {
+  it("refuses a blank title and unaccepted terms with the product's texts", async () => {
     const visitor = new Visitor();
     const blank = await visitor.send("POST", "/api/record-book-data", { ...form, title: "  ", nrPhotos: 5 });
     expect(blank.status).toBe(400);

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 4: one client with an IPv6 /64 has 2^64 addresses, so per-address limits key
+ * Decision 012: one client with an IPv6 /64 has 2^64 addresses, so per-address limits key
  * IPv6 on its /64 (IPv4 whole, an IPv4-mapped IPv6 address as its IPv4 address).
  */
 import { describe, expect, it } from "vitest";

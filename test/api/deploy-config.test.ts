@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 6: on workers.dev (and on a version's preview URL there) a Worker answers outside
+ * docs/design.md §7: on workers.dev (and on a version's preview URL there) a Worker answers outside
  * the zone and so outside its rules (WAF, rate limiting rules, Access); the Cache API stores
  * nothing there either. Both Workers are reached only through the zone (the sketch Worker only
  * through its bindings).

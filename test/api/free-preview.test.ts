@@ -149,7 +149,7 @@ describe("POST /api/convert-sketch (older flow)", () => {
     await expectPng(await visitor.fetch(sketchUrl));
   });
 
-  it("refuses what is not an image with SPEC's text", async () => {
+  it("refuses what is not an image with the product's text", async () => {
     const visitor = new PreviewVisitor();
     const response = await visitor.send("POST", "/api/convert-sketch", {
       imageData: dataUrl(new TextEncoder().encode("plain text"), "image/jpeg"),

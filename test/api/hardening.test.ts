@@ -1,5 +1,5 @@
 /**
- * Issue 8, the request edge: security headers, CSRF (foreign origins, text/plain bodies), the
+ * Decision 011, the request edge: security headers, CSRF (foreign origins, text/plain bodies), the
  * session cookie's rotation and renewal, and unsafe text. One test per thing it protects.
  */
 import { env, SELF } from "cloudflare:test";

@@ -132,7 +132,7 @@ describe("POST /api/books/{id}/images", () => {
     expect(response.status).toBe(413);
   });
 
-  it("allows 50 images per book and refuses the 51st with SPEC's message", async () => {
+  it("allows 50 images per book and refuses the 51st with the product's message", async () => {
     const visitor = new Visitor();
     const bookId = await visitor.createBook();
     const files = Array.from({ length: MAX_PHOTOS_PER_BOOK - 1 }, (_, i) => fakeJpeg(`photo-${i}.jpg`));

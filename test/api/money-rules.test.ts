@@ -1,4 +1,4 @@
-/** The money rules of docs/decisions/007, each tried the way it could go wrong. */
+/** The money rules of docs/decisions/008, each tried the way it could go wrong. */
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 3: the order confirmation and the shipped email. Recorded once per order and
+ * docs/product.md §12: the order confirmation and the shipped email. Recorded once per order and
  * kind, kept in the outbox without a provider key, sent through Resend's HTTP API with one
  * Idempotency-Key per email when there is one, retried by the cron, and never in the way of a
  * payment. Only Resend's API is faked (FakeResend); D1, the payment path and the templates are real.

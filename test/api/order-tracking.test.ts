@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 4: /orders/{number} for the session that placed the order, and for anyone with
+ * docs/product.md §5.10: /orders/{number} for the session that placed the order, and for anyone with
  * the number and the email it was placed with; for everyone else the same lookup form, 404.
  */
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * Ids are sequential integers, so the session check is all that stands between a visitor and a
- * stranger's family photos (DESIGN.md section 7): every endpoint answers a stranger 404, exactly
+ * stranger's family photos (docs/design.md §7): every endpoint answers a stranger 404, exactly
  * as for an id that does not exist, and changes nothing.
  */
 import { env } from "cloudflare:test";

@@ -1,5 +1,5 @@
 /**
- * Issue 23: a book cannot change under an open checkout, and what is printed is what was paid
+ * Decision 018: a book cannot change under an open checkout, and what is printed is what was paid
  * for. The order records its pages when a payment attempt claims it; every change of the book's
  * pages is refused (409) while that checkout is open or once it is paid; a payment whose amount or
  * pages no longer match, and a second payment of a paid book, are refused and listed on the

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 4, with a fixed clock: no image stays in processing forever, and no internal
+ * Decision 014, with a fixed clock: no image stays in processing forever, and no internal
  * error text (D1, R2, codec) ever reaches the customer. The sweep (hourly Cron Trigger) sends a
  * stuck image again, gives up with the customer's reason after MAX_PROCESS_ATTEMPTS, and still
  * resolves an image whose dead-letter consumer failed. The sketch consumer's own handlers run

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 6 and issue 23 item 3, with a fixed clock: books never paid for leave (rows and R2
+ * Decisions 013 and 019, with a fixed clock: books never paid for leave (rows and R2
  * objects) after the year the privacy page promises, and so do books whose payment never
  * completed; a paid book's files leave after it shipped, its order record years later; recorded
  * create-book data that made no book leaves; R2 objects that no row names are swept once a day

@@ -3,7 +3,7 @@ import { PLANS, TOAST_SWIPE_THRESHOLD_PX, TOOLTIP_OPEN_DELAY_MS, TOOLTIP_SKIP_DE
 import { FAQ_ITEMS } from "~/lib/content/faq";
 import { HELP_CATEGORIES, searchHelp } from "~/lib/content/help";
 
-describe("toast and tooltip numbers (SPEC section 9, given to the Radix primitives)", () => {
+describe("toast and tooltip numbers (docs/product.md §5, given to the Radix primitives)", () => {
   it("dismisses a toast dragged right by more than 50 px; opens a tooltip after 700 ms, at once within 300 ms", () => {
     expect(TOAST_SWIPE_THRESHOLD_PX).toBe(50);
     expect(TOOLTIP_OPEN_DELAY_MS).toBe(700);
@@ -12,7 +12,7 @@ describe("toast and tooltip numbers (SPEC section 9, given to the Radix primitiv
 });
 
 describe("help center content and search", () => {
-  it("has SPEC's four categories with 2, 2, 2 and 1 articles", () => {
+  it("has the four categories with 2, 2, 2 and 1 articles", () => {
     expect(HELP_CATEGORIES.map((category) => [category.title, category.articles.length])).toEqual([
       ["Getting Started", 2],
       ["Ordering & Payment", 2],
@@ -49,12 +49,12 @@ describe("FAQ content", () => {
     expect(new Set(FAQ_ITEMS.map((item) => item.id)).size).toBe(15);
   });
 
-  it("states DESIGN.md's photo range and the lowest price from the constants", () => {
+  it("states the chosen photo range and the lowest price from the constants", () => {
     const text = FAQ_ITEMS.flatMap((item) => item.answer).join(" ");
     expect(text).toContain(`${PLANS.standard.minPhotos}-${PLANS.standard.maxPhotos}`);
     expect(text).toContain(`${PLANS.premium.minPhotos}-${PLANS.premium.maxPhotos}`);
     expect(text).toContain("from £19.99");
-    // Honest about SPEC's international promise: today's countries are the delivery form's.
+    // Honest about the old international promise (docs/product.md §4): today's countries are the delivery form's.
     expect(text).toContain("Today we deliver to United States, Canada, United Kingdom and Australia");
     expect(text).toContain("Delivery to the rest of Europe and to Japan is planned but not open yet.");
   });

@@ -134,7 +134,7 @@ describe("PUT <ticket url>", () => {
     expect((await uploadRow(key))?.width).toBe(winner.width);
   });
 
-  it("refuses 15 MB + 1 byte with SPEC's text, and keeps the ticket usable", async () => {
+  it("refuses 15 MB + 1 byte with the product's text, and keeps the ticket usable", async () => {
     const visitor = new PreviewVisitor();
     const { url, key } = await visitor.ticket();
     const big = jpegHeaderBytes(4000, 3000, MAX_UPLOAD_BYTES + 1);
@@ -146,7 +146,7 @@ describe("PUT <ticket url>", () => {
     expect((await visitor.put(url, jpegHeaderBytes(4000, 3000, MAX_UPLOAD_BYTES))).status).toBe(200);
   });
 
-  it("refuses a text file with SPEC's 'not a supported image format' text", async () => {
+  it("refuses a text file with the 'not a supported image format' text", async () => {
     const visitor = new PreviewVisitor();
     const { url, key } = await visitor.ticket();
     const response = await visitor.put(url, new TextEncoder().encode("just some notes, not a photo"), "notes.jpg");

@@ -137,7 +137,7 @@ export const CORE_PACKAGES = [/^drizzle-orm(\/|$)/];
 export type Room = "core" | "app" | "sketch" | "other";
 
 /**
- * Inside the app, imports run one way (DESIGN.md section 2): routes -> server -> lib -> core;
+ * Inside the app, imports run one way (docs/design.md §2): routes -> server -> lib -> core;
  * components and emails -> lib -> core. The top of app/ (root.tsx, entry.*.tsx, worker.ts) may
  * import any room. What each folder of app/ may import, itself included:
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24: every page of the shop, in Chromium against `wrangler dev`, checked with axe-core's
+ * Every page of the shop (docs/product.md §5), in Chromium against `wrangler dev`, checked with axe-core's
  * WCAG 2.1 A and AA rules at 1280 and 375 px, in the states a visitor meets (a modal open, photos
  * chosen, a quote shown, an answer expanded, the pending state before the page has run its
  * scripts). Any violation fails, listed as page, width, rule and element. A page whose Content

@@ -12,7 +12,7 @@ import { BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES } from "../../app/lib/customer
 import { PLANS } from "../../app/lib/shop-rules";
 import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, SCREENSHOTS_DIR as screenshotsDir } from "./browser";
 
-// A standard book needs at least five photos (SPEC section 5).
+// A standard book needs at least five photos (docs/product.md §3).
 const PHOTOS = FIVE_PHOTOS.slice(0, 3);
 const MORE_PHOTOS = FIVE_PHOTOS.slice(3);
 const SKETCH_TIMEOUT_MS = 180_000;
@@ -63,10 +63,10 @@ describe("book flow", () => {
     const bookId = Number(new URL(page.url()).pathname.split("/")[2]);
     expect(bookId).toBeGreaterThan(0);
 
-    // 2. Upload: the page says there is no size limit; a wrong type is refused with SPEC's text.
+    // 2. Upload: the page says there is no size limit; a wrong type is refused with the product's text.
     await page.getByRole("heading", { name: /Upload photos for/ }).waitFor();
     await page.getByText("There is no size limit.").waitFor();
-    // SPEC's header button leads to the orders desk (a 404 for this visitor: see fulfilment.test.ts).
+    // The header's Admin button leads to the orders desk (a 404 for this visitor: see fulfilment.test.ts).
     expect(await page.getByRole("link", { name: "Admin" }).getAttribute("href")).toBe("/admin");
     expect(await page.getByRole("button", { name: "Connect Wallet" }).isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Next", exact: true }).isDisabled()).toBe(true);
@@ -223,7 +223,7 @@ describe("book flow", () => {
 
     await page.getByRole("checkbox", { name: "Select chelsea.jpg" }).check();
     await expect.poll(() => createButton.isEnabled()).toBe(true);
-    // One usable photo of the five a standard book needs: said here, before Create My Book (issue 23 item 8).
+    // One usable photo of the five a standard book needs: said here, before Create My Book (docs/product.md §5.8).
     const photoRange = page.getByRole("region", { name: BOOK_PAGE_MESSAGES.photoRangeHeading });
     await photoRange.getByText(BOOK_PAGE_MESSAGES.planPhotoRange(PLANS.standard.name, PLANS.standard.minPhotos, PLANS.standard.maxPhotos)).waitFor();
     await photoRange.getByText(CREATE_BOOK_MESSAGES.notEnoughPhotos("standard", PLANS.standard.minPhotos)).waitFor();

@@ -49,7 +49,7 @@ export async function waitForHydration(element: Locator): Promise<void> {
   );
 }
 
-/** Five real photos (the fewest a standard book takes, SPEC section 5), as files on disk. */
+/** Five real photos (the fewest a standard book takes, docs/product.md §3), as files on disk. */
 export const FIVE_PHOTOS = [
   "test/fixtures/photos/astronaut.jpg",
   "test/fixtures/photos/chelsea.jpg",

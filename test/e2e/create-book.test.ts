@@ -2,7 +2,7 @@
  * The create-book purchase in a real browser against `wrangler dev` (both Workers, local
  * D1/R2/Queues, the local test checkout playing Stripe): plan modal, five real photos, title,
  * terms, Purchase, the test checkout's Pay, /success from our records, and the book's photos
- * drawn by the sketch Worker. Then Cancel → Retry Payment → restored form, and every SPEC rule.
+ * drawn by the sketch Worker. Then Cancel → Retry Payment → restored form, and every rule of docs/product.md §5.4.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -237,7 +237,7 @@ describe("create-book rules", () => {
     expect(await page.getByTestId("photo-count").textContent()).toBe("0/50");
   });
 
-  it("skips a wrong type and a file over 15 MB with SPEC's messages, and refuses more than 50", async () => {
+  it("skips a wrong type and a file over 15 MB with the product's messages, and refuses more than 50", async () => {
     await page.goto("/create-book?type=premium");
     await addFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a photo") });
     await waitForToast("File 'notes.txt' is not a supported image format. Allowed: JPG, PNG, GIF, BMP, WebP");
@@ -264,7 +264,7 @@ describe("create-book rules", () => {
     expect(await page.getByTestId("photo-count").textContent()).toBe("1/50");
   });
 
-  it("disables Purchase while the photos upload, and stops on an upload error with SPEC's text", async () => {
+  it("disables Purchase while the photos upload, and stops on an upload error with the product's text", async () => {
     await readyStandardBook("Slow upload");
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));

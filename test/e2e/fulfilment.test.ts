@@ -1,5 +1,5 @@
 /**
- * Issue 10's must-show, in Chromium against `wrangler dev` (both Workers, local D1/R2/Queues):
+ * Fulfilment (docs/product.md §5.16, docs/design.md §6), in Chromium against `wrangler dev` (both Workers, local D1/R2/Queues):
  * a book is paid through the local test checkout → its print PDF appears in R2 (the desk's PDF
  * link answers application/pdf) → /admin shows the order with that PDF → the admin marks it
  * shipped with a tracking number → the customer's /orders/{number} shows the number → the

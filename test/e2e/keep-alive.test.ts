@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 9: a refused upload must leave the client's connection usable. Against the real
+ * Decision 012: a refused upload must leave the client's connection usable. Against the real
  * `wrangler dev`, one keep-alive socket sends a 51-photo upload (refused: 50 is the limit) and
  * then an ordinary request, which must be answered on that same socket.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 23 in Chromium against `wrangler dev`: what is printed is what was paid for. A book of
+ * Decision 018 in Chromium against `wrangler dev`: what is printed is what was paid for. A book of
  * five sketched photos goes to the local test checkout (7 pages); while that checkout is open the
  * buyer's browser tries to add five more photos through the API and to change the selection
  * (409, with the lock's message; the preview and upload pages show it instead of failing), then
@@ -69,7 +69,7 @@ describe("a book under an open checkout", () => {
     await page.waitForURL(/\/test-checkout\/cs_local_/);
     await page.getByText("7 pages", { exact: true }).waitFor();
 
-    // While it is open, five more photos through the API (as issue 23 did) are refused.
+    // While it is open, five more photos through the API (as the load run that found it did) are refused.
     const morePhotos = await page.evaluate(
       async ({ id, files }) => {
         const form = new FormData();

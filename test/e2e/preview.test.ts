@@ -1,7 +1,7 @@
 /**
  * The free preview (/preview-test) in a real browser against `wrangler dev` (both Workers):
  * a real photo becomes a sketch shown beside it, the next visit finds the preview used, the
- * drop zone refuses what SPEC says it refuses, and the owner sees the debug view.
+ * drop zone refuses what docs/product.md §5.2 says it refuses, and the owner sees the debug view.
  * Screenshots (1280 and 375 px wide) go to test-results/e2e/preview-*.png.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -98,7 +98,7 @@ describe("free preview", () => {
     });
   }
 
-  it("refuses a file that is not an image with SPEC's message", async () => {
+  it("refuses a file that is not an image with the product's message", async () => {
     const page = await visit();
     const notes = path.join(scratch, "notes.txt");
     writeFileSync(notes, "Shopping list: crayons, paper, glue.");

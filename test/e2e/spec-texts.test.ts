@@ -1,5 +1,5 @@
 /**
- * Issue 24's last texts of SPEC.md, in Chromium against `wrangler dev`: the free preview says
+ * The product's last texts (docs/product.md §9), in Chromium against `wrangler dev`: the free preview says
  * 'Upload Complete' once its photo is uploaded; the book's upload page says 'Upload Rejected' when
  * the server refuses a photo; every drop zone shows react-dropzone's own messages ('File type must
  * be ...', 'File is larger than N bytes', 'Too many files') under itself, and notices a file
@@ -53,7 +53,7 @@ async function dropFiles(zone: Locator, files: { name: string; type: string; siz
 }
 
 const feedback = () => page.getByTestId("dropzone-feedback");
-/** SPEC's titles are written out here: the test is that the page uses these very words. */
+/** The product's titles are written out here: the test is that the page uses these very words. */
 const toastSaying = (title: string, text: string) =>
   page.getByTestId("toast").filter({ hasText: title }).filter({ hasText: text }).first().waitFor();
 const photos = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `photo-${i + 1}.jpg`, type: "image/jpeg", size: 1024 }));

@@ -1,5 +1,5 @@
 /**
- * The sample stock photos of SPEC section 1: the records against the files in public/stock/
+ * The sample stock photos of docs/product.md §5.4: the records against the files in public/stock/
  * (Node, reading the JPEG headers), loading one as a File, and each image served by
  * `wrangler dev` and decoded by Chromium. The picker on the create-book page is tested there.
  */
@@ -42,7 +42,7 @@ function jpegSize(bytes: Uint8Array): { width: number; height: number } {
 const fileOf = (photo: StockPhoto) => path.join(publicDir, photo.url);
 
 describe("stock photo records", () => {
-  it("has SPEC's two groups of four, with slug ids", () => {
+  it("has the two groups of four, with slug ids", () => {
     expect(STOCK_PHOTO_GROUPS).toEqual(["coloringPages", "sketches"]);
     expect(STOCK_PHOTOS.coloringPages.map((photo) => photo.id)).toEqual(["mandala-1", "geometric-1", "floral-1", "zentangle-1"]);
     expect(STOCK_PHOTOS.sketches.map((photo) => photo.id)).toEqual(["landscape-1", "portrait-1", "architecture-1", "botanical-1"]);
@@ -80,7 +80,7 @@ describe("loadStockPhotoFile", () => {
     fetchFromDisk.mockClear();
   });
 
-  it("waits SPEC's delay, then gives the image as <id>.jpg, image/jpeg", async () => {
+  it("waits STOCK_PHOTO_DELAY_MS, then gives the image as <id>.jpg, image/jpeg", async () => {
     vi.useFakeTimers();
     const loading = loadStockPhotoFile(mandala, fetchFromDisk as typeof fetch);
     await vi.advanceTimersByTimeAsync(STOCK_PHOTO_DELAY_MS - 1);

@@ -1,6 +1,6 @@
 /**
  * scripts/dev-relay.mjs, the relay `npm run dev` puts between wrangler's ProxyWorker and the
- * Workers' runtime (issue 23: POSTs answered "503 Your worker restarted mid-request" under
+ * Workers' runtime (decision 030: POSTs answered "503 Your worker restarted mid-request" under
  * `npm run load`). It must forward requests and answers unchanged, never reuse a connection to
  * the runtime (whose idle close raced the ProxyWorker's reuse), keep the ProxyWorker's idle
  * connections longer than the ProxyWorker does (5 s), and pass a dropped connection on as a

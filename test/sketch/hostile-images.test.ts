@@ -1,5 +1,5 @@
 /**
- * The fuzzer's worst cases (issue 8 item 1), kept as a small fixed corpus in
+ * The fuzzer's worst cases (decision 005), kept as a small fixed corpus in
  * test/fixtures/hostile (see its README): each file, through the Worker's real decode entry in
  * workerd, ends as a picture or as a PermanentSketchError whose reason a customer can read,
  * never a RangeError, a TypeError or an array bigger than the isolate's memory. `npm run fuzz -- --save

@@ -1,5 +1,5 @@
 /**
- * The debug view's planes (SPEC section 7): what the kernel started from and where it drew.
+ * The debug view's planes (docs/product.md §5.2): what the kernel started from and where it drew.
  * Built beside the kernel from its input and output, so the kernel stays untouched:
  * - image: the decoded grey plane, area-reduced to the page's size when larger;
  * - mask: black where the finished page has ink (the kept lines), grey where the input has a

@@ -1,6 +1,6 @@
 /**
  * Encodes the finished page as a grayscale PNG (colour type 0) and stores it in R2: 1 bit per
- * pixel when the page is black and white only (every colouring page since issue 9: an eighth of
+ * pixel when the page is black and white only (every colouring page since decision 010: an eighth of
  * the bytes to filter and deflate, and a smaller file), 8 bits otherwise.
  *
  * jSquash's PNG encoder only writes RGBA (4 bytes per pixel, 4x the page's memory and a bigger

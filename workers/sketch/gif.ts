@@ -3,7 +3,7 @@
  * their own), LZW decoded here, interlaced or not, placed on the logical screen. Transparent
  * pixels and the screen outside the frame are white paper, as they would print.
  *
- * Written for hostile files (issue 8): the only allocations are the screen (checked against the
+ * Written for hostile files (decision 005): the only allocations are the screen (checked against the
  * pixel budget) and fixed-size LZW tables. A frame must lie inside the screen, so it can never
  * ask for more than the screen did; the LZW codes stream straight onto the screen, with no
  * frame-sized buffer in between. Every read is bounds-checked, and data that ends inside the

@@ -65,7 +65,7 @@ export async function convertOriginal(
  * timers only once the queue has drained. Requests sat unread in the app's socket for seconds,
  * and one that wrangler's proxy had written on a reused keep-alive connection was dropped unread
  * when kj's 5 s idle-connection timer fired in the same poll: the proxy answers that with 503
- * "Your worker restarted mid-request" (issue 8, `npm run load`). A timer wait only ends after
+ * "Your worker restarted mid-request" (`npm run load`). A timer wait only ends after
  * such a poll, so no more than one stage runs between two polls. This narrows that window; it
  * does not close it (a busy machine still sees a few such 503s under wrangler dev).
  */

@@ -1,7 +1,7 @@
 /**
  * A photo's region hierarchy in R2 (beside its pages, deleted with them): the hierarchy and
  * what the quality score needs of the photo, so a level change draws and scores a page without
- * the photo being fetched or decoded again (issue 22: a level change is a cut of the stored tree).
+ * the photo being fetched or decoded again (decision 016: a level change is a cut of the stored tree).
  *
  * One deflated object: a small header (with each level's score), the hierarchy
  * (kernel/regions/serialise.ts), then the photo's summary (size as uploaded, sharpness, the toned

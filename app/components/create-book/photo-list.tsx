@@ -9,7 +9,7 @@ import { MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "~/lib/shop-rules";
 import { formatBytes } from "~/lib/format";
 import { ImageDropzone } from "../image-dropzone";
 
-/** The picker offers SPEC's five types; files of other types still arrive and get a message. */
+/** The picker offers the five types of docs/product.md §5.4; files of other types still arrive and get a message. */
 const PICKER_ACCEPT = {
   "image/jpeg": [".jpg", ".jpeg"],
   "image/png": [".png"],

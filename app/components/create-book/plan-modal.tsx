@@ -1,5 +1,5 @@
 /**
- * SPEC section 2: on first load the create-book page asks which book to make. A real modal
+ * docs/product.md §5.4: on first load the create-book page asks which book to make. A real modal
  * dialog: focus moves into it, Escape and the backdrop keep the current choice, focus returns.
  */
 import { useEffect, useId, useRef } from "react";

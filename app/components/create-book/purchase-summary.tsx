@@ -1,5 +1,5 @@
 /**
- * The create-book order summary (SPEC section 2): book type with a switch, photos, the required
+ * The create-book order summary (docs/product.md §5.4): book type with a switch, photos, the required
  * range, delivery, quantity, free shipping and the total, all from pricing.ts, the same
  * functions the server prices the checkout with.
  */

@@ -1,5 +1,5 @@
 /**
- * The D1 database through Drizzle (DESIGN.md section 3): the factory both Workers call with their
+ * The D1 database through Drizzle (docs/design.md §3): the factory both Workers call with their
  * DB binding, and the one helper that reads D1's errors.
  */
 import { drizzle } from "drizzle-orm/d1";

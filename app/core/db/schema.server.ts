@@ -1,5 +1,5 @@
 /**
- * The one source of truth for the D1 data model (DESIGN.md section 3).
+ * The one source of truth for the D1 data model (docs/design.md §3).
  * drizzle-kit generates migrations/ from this file; both Workers import it.
  */
 import { sql } from "drizzle-orm";
@@ -24,7 +24,7 @@ export const ORDER_STATUSES = ["placed", "paid", "printing", "shipped", "cancell
 export const CHECKOUT_STATUSES = ["open", "paid"] as const;
 export const UPLOAD_STATUSES = ["ticketed", "uploaded", "converted", "failed"] as const;
 
-/** The two emails an order sends: when it is paid, and when it is shipped (issue 10). */
+/** The two emails an order sends: when it is paid, and when it is shipped (docs/product.md §12). */
 export const ORDER_EMAIL_KINDS = ["order-confirmation", "order-shipped"] as const;
 export type OrderEmailKind = (typeof ORDER_EMAIL_KINDS)[number];
 /**
@@ -53,7 +53,7 @@ export const books = sqliteTable(
     createdAt: createdAt(),
     /**
      * When retention deleted a paid book's photos, sketches, print PDF and dedication (decision
-     * 018); the row stays for its order until the order record itself is deleted.
+     * 019); the row stays for its order until the order record itself is deleted.
      */
     filesDeletedAt: integer("files_deleted_at", { mode: "timestamp" }),
   },
@@ -106,7 +106,7 @@ export const uploads = sqliteTable(
     key: text("key").primaryKey(),
     /** The owner: the signed cookie session. */
     sessionId: text("session_id").notNull(),
-    /** SPEC's browser-side session id, for display and support only; never decides ownership. */
+    /** The browser's own session id (docs/product.md §2), for display and support only; never decides ownership. */
     browserSessionId: text("browser_session_id"),
     bookType: text("book_type", { enum: BOOK_TYPES }),
     filename: text("filename"),
@@ -166,7 +166,7 @@ export const usageCounts = sqliteTable(
 );
 
 /**
- * "Book data recorded" by the create-book page (SPEC section 7, record-book-data), and the book
+ * "Book data recorded" by the create-book page (docs/product.md §5.4, record-book-data), and the book
  * and order its checkout made. `sessionId` is the signed cookie session that owns it; the
  * browser's own display id is kept beside it.
  */
@@ -270,7 +270,7 @@ export const orders = sqliteTable(
     paymentClaimedAt: integer("payment_claimed_at", { mode: "timestamp" }),
     /**
      * The pages the current payment attempt pays for, in print order, recorded when it claimed the
-     * order (issue 23); the print job prints these. Null on orders claimed before they were
+     * order (decision 018); the print job prints these. Null on orders claimed before they were
      * recorded: their print follows the book's selection, frozen since they were paid.
      */
     printPages: text("print_pages", { mode: "json" }).$type<PrintPage[]>(),
@@ -332,7 +332,7 @@ export const orderEmails = sqliteTable(
 );
 
 /**
- * Why a payment did not make its order paid, or was one payment too many (issue 23): money that
+ * Why a payment did not make its order paid, or was one payment too many (decision 018): money that
  * arrived and must be refunded or looked at by staff, so the orders desk lists it.
  * `pages-changed`: the book's pages are not the ones the payment was for; `amount-mismatch`: the
  * amount or currency is not the order's; `paid-twice`: the book was already paid for.

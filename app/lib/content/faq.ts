@@ -1,5 +1,5 @@
 /**
- * The FAQ page's questions (SPEC section 2), with DESIGN.md's answers where SPEC disagrees with
+ * The FAQ page's questions (docs/product.md §5.11), with the choices of docs/product.md §4 where the brief disagreed with
  * itself (5-50 photos, £ prices, 3-15 business days). Numbers come from shop-rules.ts.
  */
 import { BOOK_PAGES_ADVERTISED, LOWEST_BOOK_PRICE, MAX_PHOTOS_PER_BOOK, PLANS } from "../shop-rules";

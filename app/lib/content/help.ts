@@ -1,6 +1,6 @@
 /**
- * The help center's categories and articles (SPEC section 2), and its search. Article bodies are
- * static text consistent with DESIGN.md; numbers come from shop-rules.ts.
+ * The help center's categories and articles (docs/product.md §5.12), and its search. Article bodies are
+ * static text consistent with docs/product.md §3 and §4; numbers come from shop-rules.ts.
  */
 import { BOOK_SPECS, CONTACT_EMAIL, DELIVERY_COUNTRIES_TEXT, DELIVERY_RANGE_TEXT, PLANNED_SHIPPING_REGIONS_TEXT, PREVIEW_FORMATS_TEXT, PROCESSING_TIME_TEXT, RETENTION_TEXTS } from "../customer-copy";
 import { MAX_PHOTOS_PER_BOOK, PLANS } from "../shop-rules";
@@ -128,7 +128,7 @@ export interface HelpSearchResults {
 }
 
 /**
- * SPEC: the search filters categories by their title or description, and articles by their title
+ * docs/product.md §5.12: the search filters categories by their title or description, and articles by their title
  * or tags. Case-insensitive, every word must match (so "free delivery" narrows rather than widens).
  */
 export function searchHelp(query: string, categories: HelpCategory[] = HELP_CATEGORIES): HelpSearchResults {

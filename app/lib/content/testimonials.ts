@@ -1,4 +1,4 @@
-/** The landing page's customer quotes (SPEC section 1: six, shown three a page over two pages). */
+/** The landing page's customer quotes (docs/product.md §5.1: six, shown three a page over two pages). */
 export interface Testimonial {
   quote: string;
   name: string;

@@ -1,6 +1,6 @@
 /**
  * The orders desk (/admin): paid orders with one display status, the moves of fulfilment (sent to
- * print, shipped with a tracking number, refunded), the payments to review (issue 23,
+ * print, shipped with a tracking number, refunded), the payments to review (decision 018,
  * payment-problems.server.ts), the outbox of order emails, and the print PDF. Every move is one guarded UPDATE, so a double click or two admins at once change a row
  * once; a move that makes no sense for the order's state is refused with a reason.
  */

@@ -22,7 +22,7 @@ export interface BookPageData {
   bookType: BookType | null;
 }
 
-/** SPEC section 2: the id is parsed as an integer; anything else goes back to the landing page. */
+/** docs/product.md §5.7: the id is parsed as an integer; anything else goes back to the landing page. */
 export function bookIdOrRedirect(param: string | undefined): number {
   if (!param || !/^[0-9]{1,16}$/.test(param)) throw redirect("/");
   const id = Number(param);

@@ -1,5 +1,5 @@
 /**
- * Redrawing pages (issue 9 item 2, issue 8 item 4): a book's detail level, a page's own level,
+ * Redrawing pages (docs/product.md §5.8, decision 016): a book's detail level, a page's own level,
  * and trying a failed photo again.
  *
  * Like /process, the UPDATE that picks the pages to redraw is the one that flips them back to
@@ -20,7 +20,7 @@ import type { OwnedImage } from "./images.server";
 import { bookPagesEditable, pagesLock, requirePagesEditable } from "~/server/payments/paid-pages.server";
 
 /**
- * The page's book is neither paid for nor under an open checkout (issue 23); checked inside each
+ * The page's book is neither paid for nor under an open checkout (decision 018); checked inside each
  * statement, so a payment cannot slip in between.
  */
 const bookIsEditable = (now: Date) => bookPagesEditable(images.bookId, now);

@@ -39,7 +39,7 @@ export function imageDto(image: Image, bookDetailLevel: DetailLevel): ImageDto {
     width: image.width,
     height: image.height,
     // Only a failed image has a reason to show; the writers (sketch consumer, processing sweep)
-    // store customer-facing text only, never D1/R2/codec messages (issue 8 item 4).
+    // store customer-facing text only, never D1/R2/codec messages (docs/product.md §9).
     error: image.processingStatus === "failed" ? image.error : null,
     detailLevel: image.detailLevel ?? bookDetailLevel,
     ownDetailLevel: image.detailLevel,
@@ -71,7 +71,7 @@ interface StoredOriginal {
  * stays near one file (15 MB), not the whole request. Any refusal deletes what this request put
  * and writes no row; the rows are then written by one conditional statement that inserts all of
  * them or none, so a concurrent upload cannot push the book past the limit either, nor add pages
- * to a book whose checkout opened meanwhile (issue 23).
+ * to a book whose checkout opened meanwhile (decision 018).
  */
 export async function addImages(env: Env, db: Database, book: Book, request: Request, now = new Date()): Promise<Image[]> {
   await requirePagesEditable(db, book.id, now);
@@ -206,7 +206,7 @@ export async function requireImage(db: Database, sessionId: string, imageId: num
 }
 
 /**
- * SPEC section 4: only completed images can be selected or deselected, and only while the book
+ * docs/product.md §7.2: only completed images can be selected or deselected, and only while the book
  * is neither paid for nor under an open checkout (else 409).
  */
 export async function setImageSelection(db: Database, image: Image, isSelected: boolean, now = new Date()): Promise<Image> {

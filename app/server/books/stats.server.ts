@@ -1,6 +1,6 @@
 /**
- * The landing page's live statistics (SPEC section 3, "Stats response"), counted from the tables
- * themselves rather than kept as counters, so they can never drift from the data (DESIGN.md 3).
+ * The landing page's live statistics (docs/product.md §5.1), counted from the tables
+ * themselves rather than kept as counters, so they can never drift from the data (docs/design.md §3).
  */
 import { json } from "@remix-run/cloudflare";
 import { count, countDistinct, eq } from "drizzle-orm";
@@ -12,7 +12,7 @@ import { books, images } from "~/core/db/schema.server";
 export async function shopStats(db: Database): Promise<ShopStats> {
   // One round trip to D1 for the three counts.
   const [bookCounts, photoCounts] = await db.batch([
-    // A visitor with at least one book is a customer: SPEC shows happyFamilies as "unique customers".
+    // A visitor with at least one book is a customer: the page shows happyFamilies as "unique customers".
     db.select({ booksCreated: count(), happyFamilies: countDistinct(books.sessionId) }).from(books),
     db.select({ photosConverted: count() }).from(images).where(eq(images.processingStatus, "completed")),
   ]);

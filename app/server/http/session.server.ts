@@ -1,7 +1,7 @@
 /**
  * The visitor's identity: a random id in a signed, HttpOnly, SameSite=Lax cookie.
- * Every book, image, quote and order is bound to it (DESIGN.md section 7); the browser's own
- * session id of SPEC is for display and never decides ownership.
+ * Every book, image, quote and order is bound to it (docs/design.md §7); the browser's own
+ * session id (docs/product.md §2) is for display and never decides ownership.
  */
 import { createCookie } from "@remix-run/cloudflare";
 import { isLocalEnvironment, type Env } from "./env.server";

@@ -1,5 +1,5 @@
 /**
- * No image stays in processing forever (issue 8 item 4, decision 014). The sketch queue retries
+ * No image stays in processing forever (decision 014). The sketch queue retries
  * a failing job and then dead-letters it, and the dead-letter consumer marks the image failed;
  * but if that consumer itself cannot reach D1 (or a message is lost), the image would wait
  * forever. The hourly Cron Trigger runs this sweep:
@@ -41,7 +41,7 @@ const LOCAL_RESEND_LIMIT = 1000;
  * after each start and reload of `wrangler dev`). Local Queues live in the runtime's memory: a reload (any file the
  * watcher rebuilds, a second `npm run dev` building in the same folder) or a stop drops every
  * sketch job not yet delivered, and their photos stayed "processing" for good, since the hourly
- * sweep above never runs under wrangler dev (issue 23: the load runs whose queue "stopped").
+ * sweep above never runs under wrangler dev (decision 023: the load runs whose queue "stopped").
  * So every image sent and unfinished is sent again, without counting an attempt: nothing failed.
  * A job delivered twice is harmless (the consumer skips a page already drawn at its key).
  * Deployed Queues keep their messages across deploys; there the hourly sweep is the safety net.

@@ -1,5 +1,5 @@
 /**
- * Retention (issue 8 item 6, issue 23 item 3; docs/decisions/013 and 019), run daily by a Cron
+ * Retention (docs/product.md §10; docs/decisions/013 and 019), run daily by a Cron
  * Trigger. Every period is a constant of app/lib/shop-rules.ts that the privacy notice states too:
  * - a book never paid for goes after BOOK_RETENTION_DAYS: its originals, sketches and region
  *   hierarchies leave R2 and the book leaves D1 (its images, quotes and unpaid orders with it).

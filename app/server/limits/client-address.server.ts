@@ -1,6 +1,5 @@
 /**
- * The client address every per-address limit counts against (decisions 009 and 012, issue 23
- * item 4). An IPv4 address is one household or office behind one router; an IPv6 client is
+ * The client address every per-address limit counts against (decisions 009 and 012). An IPv4 address is one household or office behind one router; an IPv6 client is
  * handed a whole /64 (2^64 addresses it may rotate through at will), so IPv6 is keyed on its /64.
  */
 

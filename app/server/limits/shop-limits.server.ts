@@ -1,5 +1,5 @@
 /**
- * Abuse limits of the shop's own actions (issue 8 item 2, issue 23, decision 012): sessions cost
+ * Abuse limits of the shop's own actions (docs/product.md §11, decision 012): sessions cost
  * nothing to mint, so books, recorded book data, quotes, uploads, book upload tickets and
  * processing runs are limited per cookie session and per client address (client-address.server.ts):
  * bursts through the Workers Rate Limiting binding API_LIMITER, daily counts in

@@ -1,5 +1,5 @@
 /**
- * Order emails (issue 10 item 3): the confirmation when an order is paid and the shipped email
+ * Order emails (docs/product.md §12, decision 015): the confirmation when an order is paid and the shipped email
  * with its tracking number. An email is recorded in D1 (`order_emails`) first and delivered
  * from there, so a failed delivery never loses it and never blocks the payment or the desk.
  *

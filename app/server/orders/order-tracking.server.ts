@@ -1,5 +1,5 @@
 /**
- * Order tracking (issue 10 item 4): /orders/{number} shows an order's progress to the session
+ * Order tracking (docs/product.md §5.10): /orders/{number} shows an order's progress to the session
  * that placed it, and to anyone who gives the order number with the email address it was
  * placed with, so a lost cookie never loses an order. Anyone else sees the same lookup form
  * whether the number exists or not (404): order numbers are not a way to find strangers.

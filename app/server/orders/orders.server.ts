@@ -48,7 +48,7 @@ export function addBusinessDays(from: Date, days: number): Date {
   return date;
 }
 
-/** "3-15 business days (by Friday, 11 December 2026)": the range SPEC shows and a latest date. */
+/** "3-15 business days (by Friday, 11 December 2026)": the range of docs/product.md §3 and a latest date. */
 export function estimatedDeliveryText(now = new Date()): string {
   const latest = addBusinessDays(now, DELIVERY_MAX_BUSINESS_DAYS).toLocaleDateString("en-GB", {
     weekday: "long",
@@ -137,7 +137,7 @@ export interface OrderPageState {
   paidOrder: { orderNumber: string; pricing: Order["pricing"]; estimatedDelivery: string | null } | null;
   /** Back from the provider's page before its confirmation arrived: the page waits for it. */
   confirming: boolean;
-  /** Back from a payment that was refused because it no longer matched the book (issue 23). */
+  /** Back from a payment that was refused because it no longer matched the book (decision 018). */
   paymentRefused: boolean;
 }
 
@@ -159,7 +159,7 @@ export async function orderPageState(db: Database, bookId: number, returnedSessi
 export interface PaidOrderView {
   orderNumber: string;
   paid: boolean;
-  /** The payment was refused because it no longer matched (issue 23): nothing to wait for. */
+  /** The payment was refused because it no longer matched (decision 018): nothing to wait for. */
   refused: boolean;
   total: number;
   currency: string;

@@ -27,7 +27,7 @@ export async function printedPhotoCount(db: Database, bookId: number): Promise<n
   return selected;
 }
 
-/** The plan's photo range (SPEC section 5), refused with its texts; else the price. */
+/** The plan's photo range (docs/product.md §3), refused with its texts; else the price. */
 export function priceWithinPlan(plan: BookType, photos: number, quantity: number): Pricing {
   const problem = photoRangeProblem(plan, photos);
   if (problem) throw jsonError(400, problem.description);

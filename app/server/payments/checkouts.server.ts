@@ -1,5 +1,5 @@
 /**
- * The create-book purchase (SPEC section 4): the recorded book data, then one checkout that
+ * The create-book purchase (docs/product.md §5.4): the recorded book data, then one checkout that
  * turns the visitor's ticketed uploads into a book, its images, a quote and an order in one
  * D1 batch (all or nothing), then the provider's checkout for that order.
  */
@@ -20,7 +20,7 @@ export type RecordBookDataInput = z.infer<typeof recordBookDataSchema>;
 export type CreateCheckoutSessionInput = z.infer<typeof createCheckoutSessionSchema>;
 export type RetryPaymentInput = z.infer<typeof retryPaymentSchema>;
 
-/** SPEC's "book data recorded": kept even if the purchase goes no further (an abandoned cart). */
+/** The create-book page's recorded book data: kept even if the purchase goes no further (an abandoned cart). */
 export async function recordBookData(db: Database, sessionId: string, input: RecordBookDataInput): Promise<Checkout> {
   const [checkout] = await db
     .insert(checkouts)

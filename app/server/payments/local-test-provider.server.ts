@@ -1,5 +1,5 @@
 /**
- * The local test checkout as a PaymentProvider (DESIGN.md section 6): a session is only an id
+ * The local test checkout as a PaymentProvider (docs/design.md §5): a session is only an id
  * and the order row; its page and buttons are local-checkout.server.ts. On only where no real
  * money can be at stake (`localTestCheckoutEnabled`).
  */

@@ -1,5 +1,5 @@
 /**
- * The pages a payment pays for (issue 23, docs/decisions/018). When a payment attempt claims an
+ * The pages a payment pays for (docs/decisions/018). When a payment attempt claims an
  * order, the order records exactly which pages it is for (payments.server.ts). From then on the
  * book's pages are locked: every change of its photos, selection or detail levels is refused
  * (409) while that checkout can still be paid, and for good once the book is paid. The lock is

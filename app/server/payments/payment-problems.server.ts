@@ -1,5 +1,5 @@
 /**
- * Payments to review (issue 23): money that arrived but did not pay for a book as ordered (its
+ * Payments to review (decision 018): money that arrived but did not pay for a book as ordered (its
  * amount or its pages no longer matched, so the order was not marked paid), and second payments
  * of a book already paid. Written by the one fulfilment path (payments.server.ts), listed on the
  * orders desk (admin-orders.server.ts), where staff record the refund they made by hand.

@@ -1,5 +1,5 @@
 /**
- * Who takes the card (DESIGN.md section 6): the interface both providers implement, and the
+ * Who takes the card (docs/design.md §5): the interface both providers implement, and the
  * event they confirm a checkout with. Both open a hosted checkout page for an order and later
  * confirm it through `handleCheckoutEvent` (payments.server.ts): Stripe by a signed webhook, the
  * local test checkout by its own Pay button. Card data never touches us. Only types live here;

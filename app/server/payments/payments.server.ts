@@ -1,10 +1,10 @@
 /**
- * Paying for an order (DESIGN.md section 6, docs/decisions/007).
+ * Paying for an order (docs/design.md §5, docs/decisions/008).
  *
  * 1. `startOrderPayment` claims the order (`paying`, in one guarded UPDATE) before the provider
  *    is called, so two requests cannot open two checkouts; a live checkout is handed out again
  *    instead of opening another. The claim records the pages the attempt pays for, and locks
- *    the book's pages while its checkout is open (paid-pages.server.ts, issue 23).
+ *    the book's pages while its checkout is open (paid-pages.server.ts, decision 018).
  * 2. The provider's page takes the card.
  * 3. `handleCheckoutEvent` fulfils: only a `paid` session whose amount, currency and pages match
  *    our record marks the order paid, once (duplicate and out-of-order events change nothing).
@@ -367,7 +367,7 @@ function problem(order: Order, event: CheckoutEvent, kind: PaymentProblemKind, d
  * for other pages than the order now records (a later attempt recorded new ones), or the book's
  * pages changed since they were recorded (possible only after that checkout had closed by our
  * clock: a payment made at its last moment, confirmed late). Orders recorded no pages before
- * issue 23; their books were locked only once paid, as before.
+ * decision 018; their books were locked only once paid, as before.
  */
 async function pagesProblem(db: Database, order: Order, event: CheckoutEvent): Promise<string | null> {
   if (!order.printPages) return null;

@@ -1,5 +1,5 @@
 /**
- * The body of POST /api/upload-file (SPEC section 7): JSON `{ imageData, presignedUrl, filename }`
+ * The body of POST /api/upload-file (docs/product.md §6): JSON `{ imageData, presignedUrl, filename }`
  * where imageData is a base64 data URL of up to 15 MB of image (about 21 MB of text).
  *
  * JSON.parse on such a body would hold it three times over as strings (the text, the parsed

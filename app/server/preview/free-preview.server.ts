@@ -1,5 +1,5 @@
 /**
- * The free preview's conversion (SPEC section 7: POST /api/convert-image, and the older
+ * The free preview's conversion (docs/product.md §6: POST /api/convert-image, and the older
  * POST /api/convert-sketch) and the debug view of the caller's last conversion.
  *
  * Conversion is synchronous: the sketch Worker's RPC `convert` (service binding SKETCHER)

@@ -1,5 +1,5 @@
 /**
- * Presigned upload tickets (SPEC section 7: GET /api/upload-complete, POST /api/upload-file),
+ * Presigned upload tickets (docs/product.md §6: GET /api/upload-complete, POST /api/upload-file),
  * S3-style but served by ourselves: a ticket is an `uploads` row plus a URL signed with the
  * session secret that accepts one PUT of one image before it expires.
  *

@@ -8,7 +8,7 @@
  * writer needs none of its codecs, so a Worker of its own would be one more deploy and config
  * for no gain.
  *
- * It prints the pages the payment recorded (orders.print_pages, issue 23), not whatever the book
+ * It prints the pages the payment recorded (orders.print_pages, decision 018), not whatever the book
  * has selected when the job runs. A create-book order is paid before its photos are drawn, so
  * the job waits (retries with a delay) while any of those pages is pending or processing. A
  * failed image is left out of the book and logged. Idempotent: a PDF already stored for the

@@ -1,6 +1,6 @@
 /**
  * The edge-strength map the regions are grown on: where the photo changes, in grey levels of a
- * step, on the analysis grid (docs/decisions/016-regions.md).
+ * step, on the analysis grid (docs/decisions/016-region-pages.md).
  *
  *   the toned grey, area-reduced to the analysis grid and smoothed (more on a noisy photo)
  *   → Sobel magnitude, in grey levels of the step it answers (a clean step of h levels gives h)

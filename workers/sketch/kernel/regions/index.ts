@@ -1,6 +1,6 @@
 /**
  * The region stage: a photo's grey plane in, a hierarchy of closed regions out, and any of its
- * three detail levels drawn as a page (docs/decisions/016-regions.md):
+ * three detail levels drawn as a page (docs/decisions/016-region-pages.md):
  *
  *   analysis grid: the toned grey, area-reduced to at most ANALYSIS_LONG_EDGE px    (here)
  *   → edge strength: Sobel minus surround, plus the dodge's dark lines             edge-map.ts
