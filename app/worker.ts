@@ -1,7 +1,8 @@
 /**
- * The app Worker: Remix renders every page and every /api resource route.
+ * The app Worker (docs/design.md §1): Remix renders every page and every /api resource route.
  * Before Remix runs, the visitor's signed session cookie is resolved (or minted) so that every
- * loader and action finds `context.sessionId`. The hourly Cron Trigger cleans up the free preview.
+ * loader and action finds `context.sessionId`, and the request edge of docs/design.md §7 is
+ * applied. The Cron Triggers run the scheduled work of docs/design.md §8.
  */
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "@remix-run/dev/server-build";

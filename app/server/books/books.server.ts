@@ -1,4 +1,4 @@
-/** Books of the visitor's session: creating, finding (404 for anyone else's), processing. */
+/** Books of the visitor's session: creating, finding (404 for anyone else's), processing (docs/product.md §5.7, §5.8, §7.1). */
 import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BookDto, BookProgress } from "~/lib/api-types";
 import type { BookFormInput } from "~/lib/schemas";

@@ -1,6 +1,6 @@
 /**
  * A book's images: the upload (validated on the stream, all or nothing), the list, selection,
- * and the ownership check behind `/images/<key>`.
+ * and the ownership check behind `/images/<key>` (docs/product.md §5.7, §5.8; docs/design.md §4).
  */
 import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import { ACCEPTED_BOOK_UPLOAD_TYPES, MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "~/lib/shop-rules";
