@@ -8,7 +8,7 @@ describe("every reference in the repository's comments and docs resolves (docs/a
   it("reads the real prose: the docs, the code's comments, the configs' comments", () => {
     const files = proseFiles(root);
     expect(files.length).toBeGreaterThan(300);
-    for (const file of ["README.md", "docs/product.md", "docs/design.md", "app/worker.ts", "workers/sketch/index.ts", "wrangler.toml", "scripts/dev.mjs"]) {
+    for (const file of ["README.md", "docs/product.md", "docs/design.md", "app/worker.ts", "workers/sketch/index.ts", "wrangler.toml", "scripts/dev.mjs", "vitest.config.ts"]) {
       expect(files).toContain(file);
     }
     expect(files.some((file) => file.startsWith("node_modules/") || file.includes("/node_modules/"))).toBe(false);

@@ -46,6 +46,10 @@ export function proseFiles(root: string): string[] {
     }
   };
   for (const entry of ROOTS) walk(entry);
+  // The top folder's own files: configs (vitest, drizzle, remix, postcss) and docs.
+  for (const name of fs.readdirSync(root).sort()) {
+    if (!ROOTS.includes(name) && fs.statSync(path.join(root, name)).isFile()) walk(name);
+  }
   return files;
 }
 
