@@ -48,7 +48,7 @@ describe("watershed basins", () => {
 });
 
 describe("edge maps", () => {
-  const tuning = { smoothingPx: 1, noiseSmoothing: 0, surroundSigmaPx: 8, surroundSuppression: 1, clearPhotoEdgeSteps: 2 };
+  const tuning = { smoothingPx: 1, noiseSmoothing: 0, surroundSigmaPx: 8, surroundSuppression: 1, clearPhotoEdgeSteps: 2, colourWeight: 0 };
   const strongBox = [10, 10, 40, 40];
   const faintBox = [60, 10, 90, 40];
   /** Mean saliency (grey levels) on the column crossing a box's left side at x0. */

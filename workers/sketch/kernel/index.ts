@@ -16,13 +16,13 @@
  */
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../../app/core/engine-limits";
 import { estimateNoise } from "./noise";
-import { rgbaToGray, type GrayPlane } from "./plane";
+import { rgbaToGray, type ChromaPlanes, type GrayPlane } from "./plane";
 import { buildHierarchy, drawLevel, type RegionHierarchy } from "./regions";
 import { histogramOf, toneCurve } from "./tone";
 
 export { extentOf, findMarks, type Marks } from "./components";
 export { estimateNoise } from "./noise";
-export { rgbaToGray, type GrayPlane } from "./plane";
+export { rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "./plane";
 export { buildHierarchy, drawLevel, printPageSize, regionCountAt, regionsAt, type RegionHierarchy } from "./regions";
 export { deserialiseHierarchy, serialiseHierarchy } from "./regions/serialise";
 export { REGION_TUNING } from "./regions/tuning";
@@ -47,12 +47,12 @@ export function onKernelStage(clock: ((stage: string) => void) | null): void {
 }
 
 /** The photo's region hierarchy and the toned grey it was found on. */
-export function grayToHierarchy(gray: GrayPlane): { hierarchy: RegionHierarchy; grey: GrayPlane; noise: number } {
+export function grayToHierarchy(gray: GrayPlane, chroma?: ChromaPlanes): { hierarchy: RegionHierarchy; grey: GrayPlane; noise: number } {
   const curve = toneCurve(histogramOf(gray));
   stageClock?.("tone");
   const noise = estimateNoise(gray);
   stageClock?.("noise");
-  const { hierarchy, grey } = buildHierarchy(gray, curve, noise);
+  const { hierarchy, grey } = buildHierarchy(gray, curve, noise, chroma);
   stageClock?.("regions");
   return { hierarchy, grey, noise };
 }

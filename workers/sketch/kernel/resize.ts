@@ -275,3 +275,31 @@ function lastSourceRow(weights: AreaWeights, o: number, inSize: number): number 
   return Math.min(inSize, end);
 }
 
+
+/**
+ * A plane brought to exactly outWidth x outHeight whichever way: area-averaged where it shrinks,
+ * bilinear where it grows (chroma read at block scale is smaller than the analysis grid).
+ */
+export function resampleTo(image: GrayPlane, outWidth: number, outHeight: number): GrayPlane {
+  if (image.width >= outWidth && image.height >= outHeight) return areaResize(image, outWidth, outHeight);
+  const { width, height, data } = image;
+  const out = new Uint8Array(outWidth * outHeight);
+  const sx = width / outWidth;
+  const sy = height / outHeight;
+  for (let y = 0; y < outHeight; y++) {
+    const fy = Math.min(height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(height - 1, y0 + 1);
+    const wy = fy - y0;
+    for (let x = 0; x < outWidth; x++) {
+      const fx = Math.min(width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(width - 1, x0 + 1);
+      const wx = fx - x0;
+      const top = data[y0 * width + x0] * (1 - wx) + data[y0 * width + x1] * wx;
+      const bottom = data[y1 * width + x0] * (1 - wx) + data[y1 * width + x1] * wx;
+      out[y * outWidth + x] = Math.round(top * (1 - wy) + bottom * wy);
+    }
+  }
+  return { data: out, width: outWidth, height: outHeight };
+}

@@ -23,6 +23,8 @@ export interface EdgeMapTuning {
   visibleStep: number;
   /** The gate is whole on a photo whose strongest edges reach this many visible steps (REGION_TUNING.clearPhotoEdgeSteps). */
   clearPhotoEdgeSteps: number;
+  /** Grey levels a unit step of Cb or Cr counts for (REGION_TUNING.colourWeight). */
+  colourWeight: number;
 }
 
 /**
@@ -45,13 +47,29 @@ export interface EdgeMaps {
   saliency: Uint16Array;
   /** The magnitude (grey levels) the strongest 0.5 % of the pixels reach: how clear this photo's clearest edges are. */
   strongest: number;
+  /** The smoothed grey and its Sobel magnitude (grey levels of a step), which the regions' insides are read from. */
+  smooth: FloatPlane;
+  magnitude: FloatPlane;
 }
 
-export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning): EdgeMaps {
+export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning, colour?: { cb: Uint8Array; cr: Uint8Array }): EdgeMaps {
   const { width, height } = grey;
   const smooth: FloatPlane = { data: Float32Array.from(grey.data), width, height };
-  blurFloatInPlace(smooth, Math.hypot(tuning.smoothingPx, noise * tuning.noiseSmoothing));
+  const sigma = Math.hypot(tuning.smoothingPx, noise * tuning.noiseSmoothing);
+  blurFloatInPlace(smooth, sigma);
   const magnitude = sobelSteps(smooth);
+  if (colour && tuning.colourWeight > 0) {
+    // The colour's own steps, added in quadrature: a red shirt on a green lawn of the same
+    // lightness is an edge as strong as their difference in colour.
+    for (const axis of [colour.cb, colour.cr]) {
+      const plane: FloatPlane = { data: Float32Array.from(axis), width, height };
+      blurFloatInPlace(plane, Math.max(sigma, 1));
+      const steps = sobelSteps(plane).data;
+      const m = magnitude.data;
+      const w = tuning.colourWeight;
+      for (let i = 0; i < m.length; i++) m[i] = Math.hypot(m[i], w * steps[i]);
+    }
+  }
   const surround: FloatPlane = { data: magnitude.data.slice(), width, height };
   blurFloatInPlace(surround, tuning.surroundSigmaPx);
   const flood = new Uint16Array(width * height);
@@ -66,7 +84,7 @@ export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning):
     const faintness = m[i] >= visible ? 1 : (m[i] / visible) ** 2;
     saliency[i] = quantised(standing * faintness);
   }
-  return { flood, saliency, strongest };
+  return { flood, saliency, strongest, smooth, magnitude };
 }
 
 /**

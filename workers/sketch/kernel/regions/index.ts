@@ -12,14 +12,15 @@
  *   → a level: replay its merges, draw the arcs whose two sides still differ       draw.ts
  */
 import { PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../../app/core/engine-limits";
-import type { GrayPlane } from "../plane";
-import { areaResize, fitWithin } from "../resize";
+import type { ChromaPlanes, GrayPlane } from "../plane";
+import { areaResize, fitWithin, resampleTo } from "../resize";
 import { applyCurve } from "../tone";
 import { adjacencyOf } from "./adjacency";
 import { smoothArcs, traceArcs, type Arcs } from "./arcs";
 import { drawArcs } from "./draw";
 import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
 import { joinAcrossNoBorder, mergeSequence } from "./merge-tree";
+import { pixelFeatures, regionHistograms } from "./region-features";
 import { REGION_TUNING, LEVEL_REGIONS } from "./tuning";
 import { watershedBasins } from "./watershed";
 
@@ -48,9 +49,10 @@ const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "
  * (grey levels) of that plane; also answers the toned grey on the analysis grid (the score reads
  * it) and the finest region of each grid pixel.
  */
-export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: number): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array } {
+export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array } {
   const grid = fitWithin(photo.width, photo.height, REGION_TUNING.analysisLongEdge);
   const grey = applyCurve(areaResize(photo, grid.width, grid.height), curve);
+  const colour = chroma && { cb: resampleTo(chroma.cb, grid.width, grid.height).data, cr: resampleTo(chroma.cr, grid.width, grid.height).data };
   const longEdge = Math.max(grid.width, grid.height);
   // Averaging n x n pixels divides the noise by n.
   const gridNoise = (noise * grid.height) / photo.height;
@@ -61,7 +63,8 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
     surroundSuppression: REGION_TUNING.surroundSuppression,
     visibleStep: REGION_TUNING.visibleStep,
     clearPhotoEdgeSteps: REGION_TUNING.clearPhotoEdgeSteps,
-  });
+    colourWeight: REGION_TUNING.colourWeight,
+  }, colour);
   const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
   const basinGraph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL);
   const joined = joinAcrossNoBorder(basinGraph, basins.count, REGION_TUNING.noBorderBelow);
@@ -78,7 +81,18 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
     minWidth: LEVEL_REGIONS[level].minWidthMm * (longEdge / PRINT_LONG_EDGE_MM),
     maxSaliency: LEVEL_REGIONS[level].maxSaliency * contrast,
   }));
-  const sequence = mergeSequence(graph, basins.count, phases);
+  const features = pixelFeatures(maps.smooth, maps.magnitude, colour);
+  const insides = {
+    histograms: regionHistograms(features, basins.label, basins.count),
+    binCount: features.binCount,
+    featureCount: features.bins.length,
+    // A misty photo's regions differ by a few grey levels, too few to fall in other bins: there
+    // the insides soften borders as much less as its clearest edges are faint.
+    floor: 1 - contrast * (1 - REGION_TUNING.insideFloor),
+    wholeAt: REGION_TUNING.insideWholeAt,
+    trustArea: REGION_TUNING.insideTrustCm2 * pixelsPerCm2,
+  };
+  const sequence = mergeSequence(graph, basins.count, phases, insides);
 
   // The finest level's partition: basins relabelled by their region after phase one.
   const regionOfBasin = partitionAfter(basins.count, sequence.mergeA, sequence.mergeB, sequence.phaseEnd[0]);

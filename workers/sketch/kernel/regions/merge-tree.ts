@@ -11,6 +11,22 @@
  */
 import type { AdjacencyGraph } from "./adjacency";
 import { PairIndex } from "./pair-index";
+import { histogramDistance } from "./region-features";
+
+/**
+ * The regions' insides (region-features.ts), which soften a border between two alike regions:
+ * its saliency is scaled by `floor` when their histograms are the same, rising to whole at a χ²
+ * distance of `wholeAt`. Trusted in proportion to the smaller region's area over `trustArea`,
+ * since a few pixels' histogram says little.
+ */
+export interface RegionInsides {
+  histograms: Float32Array;
+  binCount: number;
+  featureCount: number;
+  floor: number;
+  wholeAt: number;
+  trustArea: number;
+}
 
 export interface MergePhase {
   /** Regions smaller than this (analysis pixels) merge whatever their border... */
@@ -36,7 +52,7 @@ export interface MergeSequence {
 /** Below every saliency: small regions merge before any border is judged. */
 const SMALL_REGION_KEY = -1e9;
 
-export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases: readonly MergePhase[]): MergeSequence {
+export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases: readonly MergePhase[], insides?: RegionInsides): MergeSequence {
   const { edgeA, edgeB } = graph;
   const area = graph.area.slice();
   const length = graph.borderLength.slice();
@@ -77,8 +93,10 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
   for (const phase of phases) {
     const tooSmall = (r: number) => area[r] < phase.minArea || 2 * area[r] < phase.minWidth * perimeter[r];
     const keyOf = (e: number): number => {
-      const saliency = strength[e] / length[e];
-      return tooSmall(find(edgeA[e])) || tooSmall(find(edgeB[e])) ? SMALL_REGION_KEY + saliency : saliency;
+      const a = find(edgeA[e]);
+      const b = find(edgeB[e]);
+      const saliency = (strength[e] / length[e]) * (insides ? likeness(insides, a, b, area[a], area[b]) : 1);
+      return tooSmall(a) || tooSmall(b) ? SMALL_REGION_KEY + saliency : saliency;
     };
     heap.clear();
     for (let e = 0; e < graph.edgeCount; e++) if (alive[e]) heap.push(keyOf(e), e, stamp[e]);
@@ -96,6 +114,10 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
       const wasSmall = tooSmall(keep);
       parent[gone] = keep;
       area[keep] += area[gone];
+      if (insides) {
+        const { histograms, binCount } = insides;
+        for (let k = 0; k < binCount; k++) histograms[keep * binCount + k] += histograms[gone * binCount + k];
+      }
       perimeter[keep] += perimeter[gone] - 2 * length[edge];
       const keptList = edgesOf[keep];
       const changed: number[] = [];
@@ -121,7 +143,7 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
       // Keys that moved: the combined and moved edges; every edge of the region if it stopped
       // (or started) being too small (then its list is compacted on the way); the edges of a
       // small region absorbed by a large one move with it (they are among `changed`).
-      if (wasSmall !== tooSmall(keep)) {
+      if (insides || wasSmall !== tooSmall(keep)) {
         const live = keptList.filter((e) => alive[e] === 1);
         edgesOf[keep] = live;
         for (const e of live) heap.push(keyOf(e), e, ++stamp[e]);
@@ -132,6 +154,15 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
     phaseEnd.push(mergeA.length);
   }
   return { mergeA: Int32Array.from(mergeA), mergeB: Int32Array.from(mergeB), phaseEnd };
+}
+
+/** The factor a border's saliency is scaled by for how alike its two regions are inside (RegionInsides). */
+function likeness(insides: RegionInsides, a: number, b: number, areaA: number, areaB: number): number {
+  const distance = histogramDistance(insides.histograms, insides.binCount, insides.featureCount, a, b, areaA, areaB);
+  const ramp = insides.floor + (1 - insides.floor) * Math.min(1, distance / insides.wholeAt);
+  const smaller = Math.min(areaA, areaB);
+  const trust = smaller / (smaller + insides.trustArea);
+  return 1 - trust * (1 - ramp);
 }
 
 /**

@@ -29,6 +29,16 @@ export const REGION_TUNING = {
   clearPhotoEdgeSteps: 2,
   /** Basins whose shared border's mean saliency is below this (grey levels) are one region from the start. */
   noBorderBelow: 0.5,
+  /**
+   * A border between two regions alike inside (region-features.ts) counts for this share of its
+   * saliency, rising to whole at a χ² distance of insideWholeAt; trusted fully only once the
+   * smaller region is well over insideTrustCm2 on the page.
+   */
+  insideFloor: 0.3,
+  /** A step of one unit of Cb or Cr counts as this many grey levels in the edge strength (colour borders of equal lightness). */
+  colourWeight: 2,
+  insideWholeAt: 0.4,
+  insideTrustCm2: 0.2,
   /** Borders are smoothed along their length by a Gaussian of this (on the page), then every few points kept. */
   arcSmoothingMm: 1.6,
   arcPointStep: 2,
