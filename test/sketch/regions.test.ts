@@ -132,7 +132,7 @@ describe("merge tree", () => {
     const label = Int32Array.from([0, 0, 0, 1, 1, 1, 2, 2, 2]);
     const edge = Uint16Array.from([0, 0, 40, 40, 0, 400, 400, 0, 0]);
     const graph = adjacencyOf(label, 3, 9, 1, edge, 4);
-    const { mergeA, mergeB, phaseEnd } = mergeSequence(graph, 3, [{ minArea: 0, minWidth: 0, maxSaliency: 50 }, { minArea: 0, minWidth: 0, maxSaliency: 1000 }]);
+    const { mergeA, mergeB, phaseEnd } = mergeSequence(graph, 3, [{ minArea: 0, minWidth: 0, mergeBelow: 50, standOutAbove: Infinity, standOutArea: 0, fewestRegions: 0 }, { minArea: 0, minWidth: 0, mergeBelow: 1000, standOutAbove: Infinity, standOutArea: 0, fewestRegions: 0 }]);
     expect(phaseEnd).toEqual([1, 2]);
     expect([mergeA[0], mergeB[0]].sort()).toEqual([0, 1]);
   });

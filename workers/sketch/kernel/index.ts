@@ -16,7 +16,7 @@
  */
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../../app/core/engine-limits";
 import { estimateNoise } from "./noise";
-import { rgbaToGray, type ChromaPlanes, type GrayPlane } from "./plane";
+import { rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "./plane";
 import { buildHierarchy, drawLevel, type RegionHierarchy } from "./regions";
 import { histogramOf, toneCurve } from "./tone";
 
@@ -58,8 +58,8 @@ export function grayToHierarchy(gray: GrayPlane, chroma?: ChromaPlanes): { hiera
 }
 
 /** The kernel's entry point: a decoded grey plane of any size in, the page at print size out. */
-export function grayToSketch(gray: GrayPlane, options: { detail?: DetailLevel } = {}): KernelResult {
-  const { hierarchy, grey, noise } = grayToHierarchy(gray);
+export function grayToSketch(gray: GrayPlane, options: { detail?: DetailLevel; chroma?: ChromaPlanes } = {}): KernelResult {
+  const { hierarchy, grey, noise } = grayToHierarchy(gray, options.chroma);
   const sketch = drawLevel(hierarchy, options.detail ?? DEFAULT_DETAIL_LEVEL);
   stageClock?.("draw");
   return { sketch, hierarchy, grey, noise };
@@ -67,5 +67,5 @@ export function grayToSketch(gray: GrayPlane, options: { detail?: DetailLevel } 
 
 /** The kernel for callers that still hold RGBA (tests, older decoders). */
 export function photoToSketch(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number, options: { detail?: DetailLevel } = {}): KernelResult {
-  return grayToSketch(rgbaToGray(rgba, width, height), options);
+  return grayToSketch(rgbaToGray(rgba, width, height), { ...options, chroma: rgbaToChroma(rgba, width, height) });
 }

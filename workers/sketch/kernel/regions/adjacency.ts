@@ -11,11 +11,13 @@ export interface AdjacencyGraph {
   /** Cracks on the shared border, and the summed strength over them (the crest: the larger of the two pixels). */
   borderLength: Float64Array;
   borderStrength: Float64Array;
+  /** The same sum over a second map (the raw edge magnitude, where the first is its saliency; the first again if none). */
+  borderMagnitude: Float64Array;
   /** Pixels per region. */
   area: Float64Array;
 }
 
-export function adjacencyOf(label: Int32Array, regionCount: number, width: number, height: number, strength: Uint16Array, stepsPerLevel: number): AdjacencyGraph {
+export function adjacencyOf(label: Int32Array, regionCount: number, width: number, height: number, strength: Uint16Array, stepsPerLevel: number, magnitude: Uint16Array = strength): AdjacencyGraph {
   const area = new Float64Array(regionCount);
   const table = new PairTable(Math.max(16, regionCount * 4));
   for (let y = 0; y < height; y++) {
@@ -26,11 +28,11 @@ export function adjacencyOf(label: Int32Array, regionCount: number, width: numbe
       area[a]++;
       if (x + 1 < width) {
         const b = label[p + 1];
-        if (b !== a) table.add(a, b, Math.max(strength[p], strength[p + 1]) / stepsPerLevel);
+        if (b !== a) table.add(a, b, Math.max(strength[p], strength[p + 1]) / stepsPerLevel, Math.max(magnitude[p], magnitude[p + 1]) / stepsPerLevel);
       }
       if (y + 1 < height) {
         const b = label[p + width];
-        if (b !== a) table.add(a, b, Math.max(strength[p], strength[p + width]) / stepsPerLevel);
+        if (b !== a) table.add(a, b, Math.max(strength[p], strength[p + width]) / stepsPerLevel, Math.max(magnitude[p], magnitude[p + width]) / stepsPerLevel);
       }
     }
   }
@@ -46,6 +48,7 @@ class PairTable {
   private b: Int32Array;
   private length: Float64Array;
   private strength: Float64Array;
+  private magnitude: Float64Array;
 
   constructor(expected: number) {
     let size = 1;
@@ -56,9 +59,10 @@ class PairTable {
     this.b = new Int32Array(expected);
     this.length = new Float64Array(expected);
     this.strength = new Float64Array(expected);
+    this.magnitude = new Float64Array(expected);
   }
 
-  add(first: number, second: number, value: number): void {
+  add(first: number, second: number, value: number, magnitude: number): void {
     const a = first < second ? first : second;
     const b = first < second ? second : first;
     let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
@@ -68,6 +72,7 @@ class PairTable {
       if (this.a[edge] === a && this.b[edge] === b) {
         this.length[edge]++;
         this.strength[edge] += value;
+        this.magnitude[edge] += magnitude;
         return;
       }
       slot = (slot + 1) & this.mask;
@@ -78,13 +83,14 @@ class PairTable {
     this.b[edge] = b;
     this.length[edge] = 1;
     this.strength[edge] = value;
+    this.magnitude[edge] = magnitude;
     if (this.count * 2 > this.slots.length) this.rehash();
     else this.slots[slot] = edge;
   }
 
   edges(): Omit<AdjacencyGraph, "area"> {
     const n = this.count;
-    return { edgeCount: n, edgeA: this.a.slice(0, n), edgeB: this.b.slice(0, n), borderLength: this.length.slice(0, n), borderStrength: this.strength.slice(0, n) };
+    return { edgeCount: n, edgeA: this.a.slice(0, n), edgeB: this.b.slice(0, n), borderLength: this.length.slice(0, n), borderStrength: this.strength.slice(0, n), borderMagnitude: this.magnitude.slice(0, n) };
   }
 
   private grow(): void {
@@ -93,6 +99,7 @@ class PairTable {
     const b = new Int32Array(size); b.set(this.b); this.b = b;
     const length = new Float64Array(size); length.set(this.length); this.length = length;
     const strength = new Float64Array(size); strength.set(this.strength); this.strength = strength;
+    const magnitude = new Float64Array(size); magnitude.set(this.magnitude); this.magnitude = magnitude;
   }
 
   /** Doubles the slots and re-inserts every edge (including the one just added). */

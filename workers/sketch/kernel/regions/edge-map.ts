@@ -33,6 +33,13 @@ export interface EdgeMapTuning {
  * basins flooding a plateau from both sides meet on a straight line through it, which is no edge.
  */
 export const STRENGTH_STEPS_PER_GREY_LEVEL = 4;
+
+/**
+ * Chroma is smoothed by at least this (analysis pixels) before its steps are read: a camera's
+ * colour noise, weighted by colourWeight, would otherwise read as grain everywhere, and a JPEG's
+ * chroma is coarser than its grey anyway.
+ */
+const CHROMA_SMOOTHING_PX = 2;
 export const STRENGTH_LEVELS = 1024;
 
 export interface EdgeMaps {
@@ -63,7 +70,7 @@ export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning, 
     // lightness is an edge as strong as their difference in colour.
     for (const axis of [colour.cb, colour.cr]) {
       const plane: FloatPlane = { data: Float32Array.from(axis), width, height };
-      blurFloatInPlace(plane, Math.max(sigma, 1));
+      blurFloatInPlace(plane, Math.max(sigma, CHROMA_SMOOTHING_PX));
       const steps = sobelSteps(plane).data;
       const m = magnitude.data;
       const w = tuning.colourWeight;

@@ -20,8 +20,8 @@ import { smoothArcs, traceArcs, type Arcs } from "./arcs";
 import { drawArcs } from "./draw";
 import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
 import { joinAcrossNoBorder, mergeSequence } from "./merge-tree";
-import { pixelFeatures, regionHistograms } from "./region-features";
-import { REGION_TUNING, LEVEL_REGIONS } from "./tuning";
+import { HistogramJudge, pixelFeatures } from "./region-features";
+import { BORDER_MODEL, REGION_TUNING, LEVEL_REGIONS } from "./tuning";
 import { watershedBasins } from "./watershed";
 
 export interface RegionHierarchy {
@@ -40,6 +40,9 @@ export interface RegionHierarchy {
   mergeB: Int32Array;
   mergesAt: Record<DetailLevel, number>;
 }
+
+/** Lightness is never read in steps finer than this allows: a blank photo's noise is no shape. */
+const MIN_CONTRAST = 0.05;
 
 /** Finest first: the order the merge phases run in. */
 const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
@@ -70,29 +73,24 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
   const joined = joinAcrossNoBorder(basinGraph, basins.count, REGION_TUNING.noBorderBelow);
   for (let i = 0; i < basins.label.length; i++) basins.label[i] = joined.regionOf[basins.label[i]];
   basins.count = joined.count;
-  const graph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL);
+  const graph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL, maps.flood);
   // Grid pixels per cm² of the printed page.
   const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
   // On a photo with no clear edge at all (mist, night) borders are judged against its own
-  // clearest ones, or even its Standard page would be one line and its Simple page blank.
+  // clearest ones, or even its Standard page would be one line and its Simple page blank: its
+  // lightness is read in finer steps, and each level keeps its fewest regions (its strongest borders).
   const contrast = Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep));
   const phases = LEVELS_FINE_TO_COARSE.map((level) => ({
     minArea: LEVEL_REGIONS[level].minAreaCm2 * pixelsPerCm2,
     minWidth: LEVEL_REGIONS[level].minWidthMm * (longEdge / PRINT_LONG_EDGE_MM),
-    maxSaliency: LEVEL_REGIONS[level].maxSaliency * contrast,
+    mergeBelow: LEVEL_REGIONS[level].weakestBorderKept,
+    standOutAbove: LEVEL_REGIONS[level].standOutBorder,
+    fewestRegions: LEVEL_REGIONS[level].fewestRegions,
+    standOutArea: REGION_TUNING.smallestStandingOutCm2 * pixelsPerCm2,
   }));
-  const features = pixelFeatures(maps.smooth, maps.magnitude, colour);
-  const insides = {
-    histograms: regionHistograms(features, basins.label, basins.count),
-    binCount: features.binCount,
-    featureCount: features.bins.length,
-    // A misty photo's regions differ by a few grey levels, too few to fall in other bins: there
-    // the insides soften borders as much less as its clearest edges are faint.
-    floor: 1 - contrast * (1 - REGION_TUNING.insideFloor),
-    wholeAt: REGION_TUNING.insideWholeAt,
-    trustArea: REGION_TUNING.insideTrustCm2 * pixelsPerCm2,
-  };
-  const sequence = mergeSequence(graph, basins.count, phases, insides);
+  const features = pixelFeatures(maps.smooth, maps.magnitude, Math.max(contrast, MIN_CONTRAST), colour);
+  const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL);
+  const sequence = mergeSequence(graph, basins.count, phases, judge);
 
   // The finest level's partition: basins relabelled by their region after phase one.
   const regionOfBasin = partitionAfter(basins.count, sequence.mergeA, sequence.mergeB, sequence.phaseEnd[0]);

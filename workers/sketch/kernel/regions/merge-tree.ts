@@ -11,21 +11,15 @@
  */
 import type { AdjacencyGraph } from "./adjacency";
 import { PairIndex } from "./pair-index";
-import { histogramDistance } from "./region-features";
 
 /**
- * The regions' insides (region-features.ts), which soften a border between two alike regions:
- * its saliency is scaled by `floor` when their histograms are the same, rising to whole at a χ²
- * distance of `wholeAt`. Trusted in proportion to the smaller region's area over `trustArea`,
- * since a few pixels' histogram says little.
+ * How likely a border is one a person would draw (region-features.ts): asked for every border
+ * the tree weighs, told of every merge so it can keep the regions' insides up to date.
  */
-export interface RegionInsides {
-  histograms: Float32Array;
-  binCount: number;
-  featureCount: number;
-  floor: number;
-  wholeAt: number;
-  trustArea: number;
+export interface BorderJudge {
+  /** 0..1 from the border's mean saliency and mean magnitude (grey levels) and its two regions. */
+  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number): number;
+  merged(keep: number, gone: number): void;
 }
 
 export interface MergePhase {
@@ -37,8 +31,20 @@ export interface MergePhase {
    * parallel lines is no shape to colour; merged, its two lines become one.
    */
   minWidth: number;
-  /** Borders whose mean strength (grey levels of a step) is below this merge. */
-  maxSaliency: number;
+  /** Borders weaker than this merge: a mean saliency (grey levels of a step), or a judge's chance. */
+  mergeBelow: number;
+  /**
+   * A region under the limits whose border is at least this strong stands out (an eye, a pupil,
+   * a button, a lion far off on the grass) and is kept, as long as it is at least standOutArea
+   * (analysis pixels): smaller than that it is a speck, whatever its contrast.
+   */
+  standOutAbove: number;
+  standOutArea: number;
+  /**
+   * Borders stop merging once this few regions are left (small ones still join their
+   * neighbours): a faint photo's page keeps its strongest borders rather than go blank.
+   */
+  fewestRegions: number;
 }
 
 export interface MergeSequence {
@@ -52,11 +58,12 @@ export interface MergeSequence {
 /** Below every saliency: small regions merge before any border is judged. */
 const SMALL_REGION_KEY = -1e9;
 
-export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases: readonly MergePhase[], insides?: RegionInsides): MergeSequence {
+export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases: readonly MergePhase[], judge?: BorderJudge): MergeSequence {
   const { edgeA, edgeB } = graph;
   const area = graph.area.slice();
   const length = graph.borderLength.slice();
   const strength = graph.borderStrength.slice();
+  const magnitude = graph.borderMagnitude.slice();
   const parent = new Int32Array(regionCount);
   for (let r = 0; r < regionCount; r++) parent[r] = r;
   const find = (r: number): number => {
@@ -89,35 +96,36 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
   const mergeB: number[] = [];
   const phaseEnd: number[] = [];
   const heap = new EdgeHeap();
+  let regionsLeft = regionCount;
 
   for (const phase of phases) {
     const tooSmall = (r: number) => area[r] < phase.minArea || 2 * area[r] < phase.minWidth * perimeter[r];
+    const speck = (r: number) => area[r] < phase.standOutArea;
     const keyOf = (e: number): number => {
       const a = find(edgeA[e]);
       const b = find(edgeB[e]);
-      const saliency = (strength[e] / length[e]) * (insides ? likeness(insides, a, b, area[a], area[b]) : 1);
-      return tooSmall(a) || tooSmall(b) ? SMALL_REGION_KEY + saliency : saliency;
+      const key = judge ? judge.chance(strength[e] / length[e], magnitude[e] / length[e], a, b, area[a], area[b]) : strength[e] / length[e];
+      if (!tooSmall(a) && !tooSmall(b)) return key;
+      return key < phase.standOutAbove || speck(a) || speck(b) ? SMALL_REGION_KEY + key : key;
     };
     heap.clear();
     for (let e = 0; e < graph.edgeCount; e++) if (alive[e]) heap.push(keyOf(e), e, stamp[e]);
     while (heap.size > 0) {
       const { key, edge, edgeStamp } = heap.pop();
       if (!alive[edge] || edgeStamp !== stamp[edge]) continue;
-      if (key >= phase.maxSaliency) break;
+      if (key >= phase.mergeBelow || (key > SMALL_REGION_KEY / 2 && regionsLeft <= phase.fewestRegions)) break;
       let keep = find(edgeA[edge]);
       let gone = find(edgeB[edge]);
       if (edgesOf[keep].length < edgesOf[gone].length) [keep, gone] = [gone, keep];
       mergeA.push(keep);
       mergeB.push(gone);
+      regionsLeft--;
       alive[edge] = 0;
       edgeOfPair.delete(keep, gone);
       const wasSmall = tooSmall(keep);
       parent[gone] = keep;
       area[keep] += area[gone];
-      if (insides) {
-        const { histograms, binCount } = insides;
-        for (let k = 0; k < binCount; k++) histograms[keep * binCount + k] += histograms[gone * binCount + k];
-      }
+      judge?.merged(keep, gone);
       perimeter[keep] += perimeter[gone] - 2 * length[edge];
       const keptList = edgesOf[keep];
       const changed: number[] = [];
@@ -131,6 +139,7 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
           // Both touched this neighbour: one border now, its length and strength added up.
           length[parallel] += length[e];
           strength[parallel] += strength[e];
+          magnitude[parallel] += magnitude[e];
           alive[e] = 0;
           changed.push(parallel);
         } else {
@@ -143,7 +152,8 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
       // Keys that moved: the combined and moved edges; every edge of the region if it stopped
       // (or started) being too small (then its list is compacted on the way); the edges of a
       // small region absorbed by a large one move with it (they are among `changed`).
-      if (insides || wasSmall !== tooSmall(keep)) {
+      // With a judge every border of the merged region moves: its inside changed.
+      if (judge || wasSmall !== tooSmall(keep)) {
         const live = keptList.filter((e) => alive[e] === 1);
         edgesOf[keep] = live;
         for (const e of live) heap.push(keyOf(e), e, ++stamp[e]);
@@ -154,15 +164,6 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
     phaseEnd.push(mergeA.length);
   }
   return { mergeA: Int32Array.from(mergeA), mergeB: Int32Array.from(mergeB), phaseEnd };
-}
-
-/** The factor a border's saliency is scaled by for how alike its two regions are inside (RegionInsides). */
-function likeness(insides: RegionInsides, a: number, b: number, areaA: number, areaB: number): number {
-  const distance = histogramDistance(insides.histograms, insides.binCount, insides.featureCount, a, b, areaA, areaB);
-  const ramp = insides.floor + (1 - insides.floor) * Math.min(1, distance / insides.wholeAt);
-  const smaller = Math.min(areaA, areaB);
-  const trust = smaller / (smaller + insides.trustArea);
-  return 1 - trust * (1 - ramp);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * What a region looks like inside, for judging a border by both of its sides (docs/decisions/024-likeness.md):
+ * What a region looks like inside, for judging a border by both of its sides (docs/decisions/031-likeness.md):
  * each analysis pixel falls in one bin of each feature (how light, how much it changes: a
  * texture's grain, and, where the photo has colour, its two colour axes), and a region is the
  * histogram of its pixels over those bins. Two cells of one fur, one lawn or one crowd have the
@@ -23,12 +23,20 @@ export interface PixelFeatures {
  * magnitude (flat, soft, grainy, ... a sharp edge), and the colour axes when given (chroma
  * planes on the same grid, 128 = neutral).
  */
-export function pixelFeatures(smoothGrey: FloatPlane, magnitude: FloatPlane, chroma?: { cb: Uint8Array; cr: Uint8Array }): PixelFeatures {
+export function pixelFeatures(smoothGrey: FloatPlane, magnitude: FloatPlane, contrast: number, chroma?: { cb: Uint8Array; cr: Uint8Array }): PixelFeatures {
   const count = smoothGrey.data.length;
   const lightness = new Uint16Array(count);
   const grain = new Uint16Array(count);
+  // On a faint photo (contrast < 1: mist, night) lightness is read in finer steps around its
+  // mean, as its edges are read relative to its clearest ones: regions a few grey levels apart
+  // fall in different bins.
+  let mean = 0;
+  for (let i = 0; i < count; i++) mean += smoothGrey.data[i];
+  mean /= Math.max(1, count);
+  const binsPerLevel = LIGHTNESS_BINS / 256 / contrast;
   for (let i = 0; i < count; i++) {
-    lightness[i] = Math.min(LIGHTNESS_BINS - 1, Math.max(0, Math.floor((smoothGrey.data[i] * LIGHTNESS_BINS) / 256)));
+    const bin = Math.floor((smoothGrey.data[i] - mean) * binsPerLevel + LIGHTNESS_BINS / 2);
+    lightness[i] = Math.min(LIGHTNESS_BINS - 1, Math.max(0, bin));
     grain[i] = LIGHTNESS_BINS + Math.min(GRAIN_BINS - 1, Math.floor(Math.log2(1 + magnitude.data[i])));
   }
   const bins = [lightness, grain];
@@ -63,20 +71,74 @@ export function regionHistograms(features: PixelFeatures, label: Int32Array, reg
 }
 
 /**
- * How different two regions' insides are: the χ² distance of their normalised histograms,
- * averaged over the features (0 = alike, 1 = nothing in common).
+ * Weights of the border model: the log-odds that people draw a border, from its mean saliency
+ * and magnitude (log(1 + grey levels)) and the χ² distances of its two regions' lightness, grain
+ * and colour histograms (each also as its square root: the first differences count most).
  */
-export function histogramDistance(histograms: Float32Array, binCount: number, featureCount: number, a: number, b: number, areaA: number, areaB: number): number {
-  const ia = a * binCount;
-  const ib = b * binCount;
-  const wa = 1 / areaA;
-  const wb = 1 / areaB;
-  let sum = 0;
-  for (let k = 0; k < binCount; k++) {
-    const p = histograms[ia + k] * wa;
-    const q = histograms[ib + k] * wb;
-    const total = p + q;
-    if (total > 0) sum += ((p - q) * (p - q)) / total;
+export interface BorderModel {
+  bias: number;
+  logSaliency: number;
+  logMagnitude: number;
+  lightness: number;
+  grain: number;
+  colour: number;
+  sqrtLightness: number;
+  sqrtGrain: number;
+  sqrtColour: number;
+}
+
+/**
+ * Judges the borders of the merge tree (merge-tree.ts BorderJudge) by the border model, over the
+ * regions' histograms, which it adds up as regions merge.
+ */
+export class HistogramJudge {
+  private readonly histograms: Float32Array;
+  private readonly binCount: number;
+  private readonly hasColour: boolean;
+
+  constructor(features: PixelFeatures, label: Int32Array, regionCount: number, private readonly model: BorderModel) {
+    this.histograms = regionHistograms(features, label, regionCount);
+    this.binCount = features.binCount;
+    this.hasColour = features.bins.length > 2;
   }
-  return sum / (2 * featureCount);
+
+  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number): number {
+    const m = this.model;
+    const lightness = this.distance(a, b, areaA, areaB, 0, LIGHTNESS_BINS);
+    const grain = this.distance(a, b, areaA, areaB, LIGHTNESS_BINS, LIGHTNESS_BINS + GRAIN_BINS);
+    const colour = this.hasColour ? this.distance(a, b, areaA, areaB, LIGHTNESS_BINS + GRAIN_BINS, this.binCount) : 0;
+    const odds =
+      m.bias +
+      m.logSaliency * Math.log1p(meanSaliency) +
+      m.logMagnitude * Math.log1p(meanMagnitude) +
+      m.lightness * lightness +
+      m.grain * grain +
+      m.colour * colour +
+      m.sqrtLightness * Math.sqrt(lightness) +
+      m.sqrtGrain * Math.sqrt(grain) +
+      m.sqrtColour * Math.sqrt(colour);
+    return 1 / (1 + Math.exp(-odds));
+  }
+
+  merged(keep: number, gone: number): void {
+    const { histograms, binCount } = this;
+    for (let k = 0; k < binCount; k++) histograms[keep * binCount + k] += histograms[gone * binCount + k];
+  }
+
+  /** χ² distance (0..1) of two regions' normalised histograms over the bins from..to. */
+  private distance(a: number, b: number, areaA: number, areaB: number, from: number, to: number): number {
+    const { histograms, binCount } = this;
+    const ia = a * binCount;
+    const ib = b * binCount;
+    const wa = 1 / areaA;
+    const wb = 1 / areaB;
+    let sum = 0;
+    for (let k = from; k < to; k++) {
+      const p = histograms[ia + k] * wa;
+      const q = histograms[ib + k] * wb;
+      const total = p + q;
+      if (total > 0) sum += ((p - q) * (p - q)) / total;
+    }
+    return sum / 2;
+  }
 }

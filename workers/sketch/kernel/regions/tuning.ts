@@ -3,6 +3,7 @@
  * printed page (mm, cm²) so a page looks the same whatever the photo's resolution.
  */
 import type { DetailLevel } from "../../../../app/core/engine-limits";
+import type { BorderModel } from "./region-features";
 
 export const REGION_TUNING = {
   /** The regions are found on the photo reduced to at most this long edge (about 0.25 mm a pixel in print). */
@@ -29,27 +30,42 @@ export const REGION_TUNING = {
   clearPhotoEdgeSteps: 2,
   /** Basins whose shared border's mean saliency is below this (grey levels) are one region from the start. */
   noBorderBelow: 0.5,
-  /**
-   * A border between two regions alike inside (region-features.ts) counts for this share of its
-   * saliency, rising to whole at a χ² distance of insideWholeAt; trusted fully only once the
-   * smaller region is well over insideTrustCm2 on the page.
-   */
-  insideFloor: 0.3,
   /** A step of one unit of Cb or Cr counts as this many grey levels in the edge strength (colour borders of equal lightness). */
-  colourWeight: 2,
+  colourWeight: 3.5,
   insideWholeAt: 0.4,
   insideTrustCm2: 0.2,
+  /** A region that stands out (LEVEL_REGIONS' standOutSaliency) is kept from this size on the page, at every level. */
+  smallestStandingOutCm2: 0.03,
   /** Borders are smoothed along their length by a Gaussian of this (on the page), then every few points kept. */
   arcSmoothingMm: 1.6,
   arcPointStep: 2,
 } as const;
 
 /**
- * Per level: the smallest region and the narrowest (2 × area / border length, on the printed
- * page), the weakest border kept (grey levels of a step), the line's width.
+ * The border model's weights (region-features.ts): a logistic fit of whether people drew a
+ * border of the finest regions, on BSDS500's train photos (docs/decisions/031-likeness.md says how,
+ * and `npm run bench:bsds` measures the result on its val photos).
  */
-export const LEVEL_REGIONS: Record<DetailLevel, { minAreaCm2: number; minWidthMm: number; maxSaliency: number; lineWidthMm: number }> = {
-  detailed: { minAreaCm2: 0.1, minWidthMm: 1.2, maxSaliency: 5, lineWidthMm: 0.4 },
-  standard: { minAreaCm2: 0.25, minWidthMm: 2, maxSaliency: 8, lineWidthMm: 0.5 },
-  simple: { minAreaCm2: 1, minWidthMm: 2, maxSaliency: 8.5, lineWidthMm: 0.6 },
+export const BORDER_MODEL: BorderModel = {
+  bias: -5.957,
+  logSaliency: 0.571,
+  logMagnitude: 0.818,
+  lightness: -0.082,
+  grain: 1.460,
+  colour: 0.358,
+  sqrtLightness: -0.305,
+  sqrtGrain: -0.048,
+  sqrtColour: 0.272,
+};
+
+/**
+ * Per level: the smallest region and the narrowest (2 × area / border length, on the printed
+ * page), the weakest border kept and the border that keeps a small region standing out (the
+ * border model's chance that people draw it), the fewest regions a page keeps (merge-tree.ts),
+ * the line's width.
+ */
+export const LEVEL_REGIONS: Record<DetailLevel, { minAreaCm2: number; minWidthMm: number; weakestBorderKept: number; standOutBorder: number; fewestRegions: number; lineWidthMm: number }> = {
+  detailed: { minAreaCm2: 0.5, minWidthMm: 1.2, weakestBorderKept: 0.14, standOutBorder: 0.5, fewestRegions: 8, lineWidthMm: 0.4 },
+  standard: { minAreaCm2: 1, minWidthMm: 2, weakestBorderKept: 0.22, standOutBorder: 0.55, fewestRegions: 5, lineWidthMm: 0.5 },
+  simple: { minAreaCm2: 1.5, minWidthMm: 2, weakestBorderKept: 0.3, standOutBorder: 0.6, fewestRegions: 3, lineWidthMm: 0.6 },
 };
