@@ -494,6 +494,8 @@ export const ADMIN_PAYMENT_PROBLEM_LABELS = {
   "pages-changed": "Book changed after its checkout opened: not paid, not printed",
   "amount-mismatch": "Amount differs from the order: not paid, not printed",
   "paid-twice": "Second payment for a book already paid",
+  "unknown-session": "Paid through a checkout the shop did not open for this order: not paid, not printed",
+  "no-address": "Paid without a delivery address: held back from print until the address is known",
 } as const;
 /** What /orders/{number} adds once the book has shipped. */
 export const ORDER_TRACKING_SHIPPED_TEXT = {

@@ -385,13 +385,51 @@ describe("a payment that no longer matches", () => {
   });
 });
 
+describe("a payment through a checkout the shop did not open for the order", () => {
+  it("does not pay the order, even with its reference and amount, and is listed on the desk", async () => {
+    const { orderId, fake, sessionId } = await openStripeCheckout();
+    const ours = fake.complete(sessionId);
+    // A Payment Link or another integration on the same Stripe account: a session we never opened
+    // that carries the order's reference, its amount and even its pages digest.
+    const foreign = { ...ours, id: `cs_test_foreign_${orderId}` };
+    expect(await deliver("checkout.session.completed", foreign)).toBe("unknown-session");
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying", paid_at: null });
+    const review = paymentsToReview(await deskHtml());
+    expect(review).toContain(foreign.id);
+    expect(review).toContain(ADMIN_PAYMENT_PROBLEM_LABELS["unknown-session"]);
+    // Our own session still pays it.
+    expect(await deliver("checkout.session.completed", ours)).toBe("paid");
+  });
+
+  it("is checked against the pages its session was opened for even when the provider brings back no digest", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await drawnBook(visitor, 5);
+    const orderId = await placeOrder(visitor, bookId, quoteId);
+    const fake = new FakeStripe();
+    const firstSession = await openStripeSession(orderId, fake);
+    await dbRun("UPDATE orders SET payment_expires_at = unixepoch() - 1 WHERE id = ?", orderId);
+    const [first, , , , , spare] = await imagesOf(bookId);
+    await visitor.send("PATCH", `/api/images/${first.id}/selection`, { isSelected: false });
+    await visitor.send("PATCH", `/api/images/${spare.id}/selection`, { isSelected: true });
+    await openStripeSession(orderId, fake);
+
+    // The first checkout's money arrives late, and its metadata carries no digest.
+    const late = fake.complete(firstSession);
+    const withoutDigest = { ...late, metadata: { ...late.metadata, pagesDigest: undefined } };
+    expect(await deliver("checkout.session.completed", withoutDigest)).toBe("pages-changed");
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying" });
+  });
+});
+
 describe("a book paid twice", () => {
   it("lists the second payment on the desk once, to refund, and Mark refunded records it once", async () => {
     const { orderId, fake, sessionId } = await openStripeCheckout();
     const paid = fake.complete(sessionId);
     expect(await deliver("checkout.session.completed", paid)).toBe("paid");
 
+    // A second checkout of the order, opened by us (an earlier attempt's page left open in a tab).
     const second = { ...paid, id: `cs_test_second_${orderId}` };
+    await dbRun("INSERT INTO payment_sessions (session_id, order_id, attempt) VALUES (?, ?, 1)", second.id, orderId);
     expect(await deliver("checkout.session.completed", second)).toBe("paid-twice");
     expect(await deliver("checkout.session.completed", second)).toBe("paid-twice"); // Stripe retries
     const orderNumber = (await orderRow(orderId))!.order_number as string;
