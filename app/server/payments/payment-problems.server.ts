@@ -4,7 +4,7 @@
  * of a book already paid. Written by the one fulfilment path (payments.server.ts), listed on the
  * orders desk (admin-orders.server.ts), where staff record the refund they made by hand.
  */
-import { and, desc, eq, isNull, ne } from "drizzle-orm";
+import { and, desc, eq, isNull, notInArray } from "drizzle-orm";
 import { ADMIN_PAYMENTS_TO_REVIEW_LIMIT } from "~/lib/shop-rules";
 import type { Database } from "~/core/db/database.server";
 import { orders, paymentProblems, type Order, type PaymentProblemKind } from "~/core/db/schema.server";
@@ -77,7 +77,14 @@ export async function paymentRefused(db: Database, bookId: number, sessionId: st
     .select({ id: paymentProblems.id })
     .from(paymentProblems)
     .innerJoin(orders, eq(orders.id, paymentProblems.orderId))
-    .where(and(eq(paymentProblems.sessionId, sessionId), eq(orders.bookId, bookId), ne(paymentProblems.kind, "paid-twice")));
+    .where(
+      and(
+        eq(paymentProblems.sessionId, sessionId),
+        eq(orders.bookId, bookId),
+        // A second payment of a paid book, and a paid order held for its address, did pay.
+        notInArray(paymentProblems.kind, ["paid-twice", "no-address"]),
+      ),
+    );
   return Boolean(row);
 }
 

@@ -341,7 +341,7 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
     if (order.paymentSessionId === event.sessionId) {
       await queuePendingImages(env, db, order.bookId);
       // A replay (the first delivery may have failed after the update): ask again until it exists.
-      if (!order.pdfKey) await queuePrintPdf(env, order.id);
+      if (!order.pdfKey && order.customerInfo) await queuePrintPdf(env, order.id);
       await recordConfirmationEmail(env, db, order.id);
       return "already-paid";
     }
@@ -389,7 +389,14 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
   }
   if (!paid) return handleCheckoutEvent(env, db, event, now); // a concurrent delivery won: re-read
   await queuePendingImages(env, db, order.bookId);
-  await queuePrintPdf(env, order.id);
+  if (paid.customerInfo) {
+    await queuePrintPdf(env, order.id);
+  } else {
+    // A create-book order whose checkout brought back no address (the provider's page should have
+    // asked for it): paid, but nothing is printed that cannot be posted. The desk lists it.
+    const detail = "paid without a delivery address: not sent to print; ask the customer for one";
+    await recordPaymentProblem(db, problem(order, event, "no-address", detail), now);
+  }
   await recordConfirmationEmail(env, db, order.id);
   return "paid";
 }
