@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "~/lib/shop-rules";
-import { MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/customer-copy";
+import { API_MESSAGES, MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/customer-copy";
 import { database } from "~/core/db/database.server";
 import { findUploadedUploads } from "~/server/uploads/upload-tickets.server";
 import { dbRun, jpegHeaderBytes, makePng, type ApiError } from "./helpers";
@@ -206,6 +206,22 @@ describe("POST /api/upload-file", () => {
     });
     expect(response.status, await response.clone().text()).toBe(200);
     expect(await response.json()).toMatchObject({ key, size: MAX_UPLOAD_BYTES, width: 4000, height: 3000 });
+  });
+
+  it("answers 400 with a message, not 500, to a field that is not JSON", async () => {
+    const visitor = new PreviewVisitor();
+    const { url, key } = await visitor.ticket();
+    const imageData = dataUrl(await makePng(16, 16));
+    for (const filename of ["tru", "01", "-", "[1,]"]) {
+      const response = await visitor.fetch("/api/upload-file", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: `{"imageData":${JSON.stringify(imageData)},"presignedUrl":${JSON.stringify(url)},"filename":${filename}}`,
+      });
+      expect(response.status, filename).toBe(400);
+      expect(await messageOf(response)).toBe(API_MESSAGES.invalidJson);
+    }
+    expect(await uploadRow(key)).toMatchObject({ status: "ticketed" });
   });
 
   it("refuses a body that is not a data URL", async () => {
