@@ -4,7 +4,7 @@ import { MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "~/lib/shop-rules";
 import { API_MESSAGES, MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/customer-copy";
 import { database } from "~/core/db/database.server";
 import { findUploadedUploads } from "~/server/uploads/upload-tickets.server";
-import { dbRun, jpegHeaderBytes, makePng, type ApiError } from "./helpers";
+import { dbRun, jpegHeaderBytes, makePng, sessionIdOf, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor, type TicketAnswer } from "./preview-helpers";
 
 interface UploadRow {
@@ -44,6 +44,23 @@ describe("GET /api/upload-complete", () => {
       book_type: null,
       filename: null,
     });
+  });
+
+  it("is refused to another site's page (an <img> or a link), and answered to our pages, a typed URL and tools", async () => {
+    const visitor = new PreviewVisitor();
+    const sessionId = await sessionIdOf(visitor);
+    const ticketRows = () => env.DB.prepare("SELECT count(*) AS n FROM uploads WHERE session_id = ?").bind(sessionId).first<number>("n");
+    const before = await ticketRows();
+    for (const site of ["cross-site", "same-site"]) {
+      const response = await visitor.fetch("/api/upload-complete?count=5&sessionId=s-1", { headers: { "Sec-Fetch-Site": site, "Sec-Fetch-Dest": "image" } });
+      expect(response.status, site).toBe(403);
+      expect(await messageOf(response)).toBe(API_MESSAGES.foreignOrigin);
+    }
+    expect(await ticketRows()).toBe(before); // nothing made, nothing counted
+    for (const site of ["same-origin", "none", null]) {
+      const headers: Record<string, string> = site ? { "Sec-Fetch-Site": site } : {};
+      expect((await visitor.fetch("/api/upload-complete?count=1&sessionId=s-1", { headers })).status, String(site)).toBe(200);
+    }
   });
 
   it("mints 50 distinct tickets for a book's photos", async () => {
