@@ -229,8 +229,11 @@ export const ADMIN_SESSION_MINUTES = 120;
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
 /** The newest order emails the desk's outbox lists. */
 export const ADMIN_OUTBOX_LIMIT = 50;
-/** The newest payments to review the desk lists (refunded ones stay listed). */
-export const ADMIN_PAYMENTS_TO_REVIEW_LIMIT = 50;
+/**
+ * Payments to review: every unrefunded one is listed, first, however many and however old; below
+ * them this many of the newest refunded ones stay listed, to show what was done.
+ */
+export const ADMIN_REFUNDED_PAYMENTS_SHOWN = 50;
 /** Carriers' numbers are 8-30 characters; this leaves room without inviting essays. */
 export const MAX_TRACKING_NUMBER_LENGTH = 40;
 /** An image `queued` or `processing` longer than this (since images.queued_at) is stuck: the hourly sweep sends it again. */

@@ -11,7 +11,9 @@ import { describe, expect, it } from "vitest";
 import { ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, API_MESSAGES, BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/customer-copy";
 import { database } from "~/core/db/database.server";
 import { orders, type Order } from "~/core/db/schema.server";
+import { ADMIN_REFUNDED_PAYMENTS_SHOWN } from "~/lib/shop-rules";
 import { cancelCheckout, handleCheckoutEvent, startOrderPayment } from "~/server/payments/payments.server";
+import { listPaymentProblems } from "~/server/payments/payment-problems.server";
 import { FakeStripe, signedEvent } from "./fake-stripe";
 import { ENGINE_VERSION } from "~/core/contracts/sketch";
 import {
@@ -418,6 +420,33 @@ describe("a payment through a checkout the shop did not open for the order", () 
     const withoutDigest = { ...late, metadata: { ...late.metadata, pagesDigest: undefined } };
     expect(await deliver("checkout.session.completed", withoutDigest)).toBe("pages-changed");
     expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying" });
+  });
+});
+
+describe("the desk's payments to review", () => {
+  it("lists every unrefunded payment first, however old and however many, above the newest refunded ones", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const { orderId } = await openStripeCheckout();
+    const orderNumber = (await orderRow(orderId))!.order_number as string;
+    const insert = (sessionId: string, ageDays: number, refunded: boolean) =>
+      dbRun(
+        `INSERT INTO payment_problems (order_id, order_number, session_id, kind, amount, currency, detail, created_at, refunded_at)
+         VALUES (?, ?, ?, 'paid-twice', 1999, 'gbp', 'test', unixepoch() - ?, ${refunded ? "unixepoch()" : "NULL"})`,
+        orderId, orderNumber, sessionId, ageDays * 86_400,
+      );
+    // Sixty unrefunded payments from last year, then more refunded ones since than the desk shows.
+    for (let i = 0; i < 60; i++) await insert(`cs_old_open_${tag}_${i}`, 400 - i, false);
+    for (let i = 0; i < ADMIN_REFUNDED_PAYMENTS_SHOWN + 10; i++) await insert(`cs_new_refunded_${tag}_${i}`, 30 - i / 10, true);
+
+    const listed = await listPaymentProblems(db);
+    const ours = listed.filter((problem) => problem.sessionId.includes(tag));
+    const open = ours.filter((problem) => problem.refundedAt === null);
+    expect(open).toHaveLength(60);
+    const firstRefunded = listed.findIndex((problem) => problem.refundedAt !== null);
+    expect(listed.slice(0, firstRefunded).every((problem) => problem.refundedAt === null)).toBe(true);
+    expect(listed.slice(firstRefunded).every((problem) => problem.refundedAt !== null)).toBe(true);
+    expect(listed.filter((problem) => problem.refundedAt !== null)).toHaveLength(ADMIN_REFUNDED_PAYMENTS_SHOWN);
+    expect(paymentsToReview(await deskHtml())).toContain(`cs_old_open_${tag}_0`);
   });
 });
 
