@@ -412,7 +412,7 @@ function problem(order: Order, event: CheckoutEvent, kind: PaymentProblemKind, d
  * clock: a payment made at its last moment, confirmed late). Which pages a checkout was opened for
  * is our own record of the session; the digest a provider brings back (Stripe's metadata) is only
  * compared with it, so a confirmation without one (the local test checkout) is checked all the
- * same. Orders recorded no pages before issue 23; their books were locked only once paid, as before.
+ * same. Orders recorded no pages before decision 018; their books were locked only once paid, as before.
  */
 async function pagesProblem(db: Database, order: Order, event: CheckoutEvent, opened: PaymentSession): Promise<string | null> {
   if (!order.printPages) return null;
