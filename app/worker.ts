@@ -15,7 +15,7 @@ import { isLocalEnvironment, type Env } from "~/server/http/env.server";
 import { API_MESSAGES } from "~/lib/customer-copy";
 import { isForeignStateChange } from "~/server/http/request-origin.server";
 import { newCspNonce, withSecurityHeaders } from "~/server/http/security-headers.server";
-import { MissingSessionSecretError, resolveVisitorSession } from "~/server/http/session.server";
+import { MissingSessionSecretError, mayCarrySessionCookie, resolveVisitorSession } from "~/server/http/session.server";
 
 const handleRemixRequest = createRequestHandler(build as any, process.env.NODE_ENV);
 
@@ -46,7 +46,7 @@ export default {
       await handleRemixRequest(routed, { cloudflare: { env, ctx }, sessionId: visitor.sessionId, cspNonce }),
       { nonce: cspNonce, local: isLocalEnvironment(env) },
     );
-    if (visitor.setCookie) response.headers.append("Set-Cookie", visitor.setCookie);
+    if (visitor.setCookie && mayCarrySessionCookie(response)) response.headers.append("Set-Cookie", visitor.setCookie);
     return response;
   },
 

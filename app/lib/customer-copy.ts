@@ -3,7 +3,7 @@
  * it: messages, labels, page titles, emails, the retention texts (docs/decisions/021). Import from
  * here; never retype a message elsewhere. Numbers a text states come from shop-rules.ts.
  */
-import { BOOK_RETENTION_DAYS, CHECKOUT_TTL_SECONDS, DELIVERY_COUNTRIES, type DeliveryCountry, FREE_PREVIEW_RETENTION_HOURS, MAX_PHOTOS_PER_BOOK, MAX_TRACKING_NUMBER_LENGTH, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, TOAST_HOTKEY, UNUSED_CHECKOUT_RETENTION_DAYS } from "./shop-rules";
+import { BOOK_RETENTION_DAYS, CHECKOUT_TTL_SECONDS, DELIVERY_COUNTRIES, type DeliveryCountry, FREE_PREVIEW_RETENTION_HOURS, MAX_PHOTOS_PER_BOOK, MAX_TRACKING_NUMBER_LENGTH, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, PAYMENT_PROBLEM_RETENTION_YEARS, TOAST_HOTKEY, UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS, UNQUOTED_BOOK_RETENTION_DAYS, UNUSED_CHECKOUT_RETENTION_DAYS } from "./shop-rules";
 import { type BookType } from "../core/catalog";
 import { type DetailLevel } from "../core/engine-limits";
 import { CONVERSION_ERROR_DEFAULT } from "../core/engine-messages";
@@ -382,7 +382,9 @@ const daysText = (days: number) => (days % 365 === 0 ? period(days / 365, "year"
 
 /** How long we keep what customers give us: the FAQ, the help center and the privacy notice say the same. */
 export const RETENTION_TEXTS = {
-  unpaidBook: `A book that is not bought is deleted ${daysText(BOOK_RETENTION_DAYS)} after it was created, with its photos, sketches, title, message and any unpaid order. A payment that was started but never completed does not count as buying.`,
+  unpaidBook: `A book that is not bought is deleted ${daysText(BOOK_RETENTION_DAYS)} after it was created (${daysText(UNQUOTED_BOOK_RETENTION_DAYS)} after, if it never got a price quote), with its photos, every sketch made of them, title, message and any unpaid order. A payment that was started but never completed does not count as buying.`,
+  unpaidOrderOfBoughtBook: `If you started more than one order for the same book, the orders you did not pay for (with the name and address on them) are deleted ${daysText(UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS)} after the book was paid for.`,
+  paymentProblems: `If a payment could not be matched to your order as it stood (for example a book changed after its payment page opened, or paid twice), we keep a record of it (the order number, the amount and the payment's reference) to refund it, for ${period(PAYMENT_PROBLEM_RETENTION_YEARS, "year")} after the payment, as UK tax law requires, then delete it.`,
   orderedBook: `For a book you bought, we keep its photos, sketches, dedication and print file until ${daysText(ORDERED_BOOK_FILES_RETENTION_DAYS)} after we post it (or refund it), so that we can reprint a book lost or damaged in the post; then they are deleted. If a book is never posted, they are deleted ${daysText(BOOK_RETENTION_DAYS)} after payment.`,
   freePreview: `Free-preview photos and their sketches are deleted after ${period(FREE_PREVIEW_RETENTION_HOURS, "hour")}.`,
   unusedUploads: `Photos uploaded on the create-book page are deleted after ${period(FREE_PREVIEW_RETENTION_HOURS, "hour")} if they do not become a book, and the title and message you typed there after ${daysText(UNUSED_CHECKOUT_RETENTION_DAYS)}.`,
@@ -494,6 +496,8 @@ export const ADMIN_PAYMENT_PROBLEM_LABELS = {
   "pages-changed": "Book changed after its checkout opened: not paid, not printed",
   "amount-mismatch": "Amount differs from the order: not paid, not printed",
   "paid-twice": "Second payment for a book already paid",
+  "unknown-session": "Paid through a checkout the shop did not open for this order: not paid, not printed",
+  "no-address": "Paid without a delivery address: held back from print until the address is known",
 } as const;
 /** What /orders/{number} adds once the book has shipped. */
 export const ORDER_TRACKING_SHIPPED_TEXT = {

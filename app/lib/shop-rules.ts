@@ -175,6 +175,17 @@ export const SHOP_BURST_PERIOD_SECONDS = 60;
 /** A book never paid for is deleted, photos, sketches, title and message included, a year after it was made. */
 export const BOOK_RETENTION_DAYS = 365;
 /**
+ * A book that never got a price quote was never on its way to an order: it goes this long after it
+ * was made, not after BOOK_RETENTION_DAYS (photos uploaded and left are most of what is stored).
+ */
+export const UNQUOTED_BOOK_RETENTION_DAYS = 30;
+/**
+ * Once a book is paid for, its other orders (another quote's, never paid) hold a name and an
+ * address for nothing: they go this long after the payment, time enough for a late payment
+ * through one of their checkouts to arrive and be refunded with the order in view.
+ */
+export const UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS = 30;
+/**
  * A paid book's photos, sketches, region hierarchies, print PDF and dedication are kept this long
  * after it is posted (or refunded): the terms promise a reprint for a book lost or damaged in the
  * post and reported within 30 days, after a delivery of up to DELIVERY_MAX_BUSINESS_DAYS; 90 days
@@ -197,6 +208,11 @@ export const UNUSED_CHECKOUT_RETENTION_DAYS = 2;
  * records 6 years from the end of the financial year they belong to, so at most 7 from payment.
  */
 export const ORDER_RECORD_RETENTION_YEARS = 7;
+/**
+ * A payment to review (money that did not pay for an order as it stood, and its refund) is an
+ * accounting record like an order: kept as long, counted from when it arrived.
+ */
+export const PAYMENT_PROBLEM_RETENTION_YEARS = ORDER_RECORD_RETENTION_YEARS;
 /** An object in R2 that no row names is deleted once it is this old (an upload half-recorded). */
 export const ORPHAN_OBJECT_GRACE_HOURS = 24;
 
@@ -229,8 +245,11 @@ export const ADMIN_SESSION_MINUTES = 120;
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
 /** The newest order emails the desk's outbox lists. */
 export const ADMIN_OUTBOX_LIMIT = 50;
-/** The newest payments to review the desk lists (refunded ones stay listed). */
-export const ADMIN_PAYMENTS_TO_REVIEW_LIMIT = 50;
+/**
+ * Payments to review: every unrefunded one is listed, first, however many and however old; below
+ * them this many of the newest refunded ones stay listed, to show what was done.
+ */
+export const ADMIN_REFUNDED_PAYMENTS_SHOWN = 50;
 /** Carriers' numbers are 8-30 characters; this leaves room without inviting essays. */
 export const MAX_TRACKING_NUMBER_LENGTH = 40;
 /** An image `queued` or `processing` longer than this (since images.queued_at) is stuck: the hourly sweep sends it again. */

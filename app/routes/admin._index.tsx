@@ -19,6 +19,7 @@ import { formatMoney } from "~/lib/format";
 import { localSignInAvailable, requireAdmin } from "~/server/admin/admin-access.server";
 import { applyDeskAction, listDeskOrders, listOutbox, type DeskOrder, type DeskStatus, type OutboxEntry } from "~/server/admin/admin-orders.server";
 import { database } from "~/core/db/database.server";
+import { readFormFields } from "~/server/http/http.server";
 import { listPaymentProblems, type DeskPaymentProblem } from "~/server/payments/payment-problems.server";
 
 export const meta: MetaFunction = () => [{ title: `${ADMIN_TEXT.title} – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
@@ -45,13 +46,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const admin = await requireAdmin(request, env);
-  const form = await request.formData();
-  if (form.get("intent") === "ship") {
+  const fields = await readFormFields(request);
+  if (fields.intent === "ship") {
     // The shared schema, so the form shows its field messages under the tracking number.
-    const result = await shipValidator.validate(form);
+    const result = await shipValidator.validate(fields);
     if (result.error) return validationError(result.error);
   }
-  const parsed = deskActionSchema.safeParse(Object.fromEntries(form));
+  const parsed = deskActionSchema.safeParse(fields);
   if (!parsed.success) return json({ ok: false, message: parsed.error.issues[0]?.message ?? ADMIN_TEXT.unknownAction }, { status: 400 });
   const result = await applyDeskAction(env, database(env.DB), parsed.data);
   console.log(`orders desk: ${admin.name} ${parsed.data.intent} ${parsed.data.orderNumber}: ${result.message}`);

@@ -11,6 +11,7 @@ import { Spinner } from "~/components/spinner";
 import { adminSignInSchema } from "~/lib/admin-schemas";
 import { ADMIN_TEXT, SHOP_NAME } from "~/lib/customer-copy";
 import { adminNotFound, admittedAdmin, localSignInAvailable, signInLocally, signOutCookie } from "~/server/admin/admin-access.server";
+import { readFormFields } from "~/server/http/http.server";
 
 export const meta: MetaFunction = () => [{ title: `${ADMIN_TEXT.signInTitle} – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -27,8 +28,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   if (!localSignInAvailable(env)) throw adminNotFound();
-  const form = await request.formData();
-  if (form.get("intent") === "sign-out") return redirect("/admin/sign-in", { headers: { "Set-Cookie": signOutCookie() } });
+  const form = await readFormFields(request);
+  if (form.intent === "sign-out") return redirect("/admin/sign-in", { headers: { "Set-Cookie": signOutCookie() } });
   const result = await validator.validate(form);
   if (result.error) return validationError(result.error);
   const cookie = await signInLocally(env, result.data.password);

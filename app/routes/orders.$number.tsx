@@ -14,6 +14,7 @@ import { formatMoney } from "~/lib/format";
 import { database } from "~/core/db/database.server";
 import { trackOrderByEmail, trackOwnOrder, type TrackedOrder } from "~/server/orders/order-tracking.server";
 import { requireShopAllowance } from "~/server/limits/shop-limits.server";
+import { readFormFields } from "~/server/http/http.server";
 
 export const meta: MetaFunction = () => [{ title: `Your order – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -30,7 +31,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const db = database(env.DB);
   // Each guess counts: an order number and an email cannot be brute-forced.
   await requireShopAllowance(env, db, request, context.sessionId, "order-lookup");
-  const parsed = lookupSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = lookupSchema.safeParse(await readFormFields(request));
   if (!parsed.success) return json({ order: null, error: parsed.error.issues[0].message }, { status: 400 });
   const order = await trackOrderByEmail(db, params.number ?? "", parsed.data.email);
   return order ? json({ order, error: null }) : json({ order: null, error: ORDER_TRACKING_TEXT.notFound }, { status: 404 });

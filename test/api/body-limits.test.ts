@@ -127,3 +127,64 @@ describe("bodies are checked before they are read, and read with a cap", () => {
     expect(pulledWhenAnswered).toBeLessThan(REFUSED_BODY_DRAIN_BYTES + 8 * MB);
   });
 });
+
+/** The desk's sign-in cookie (`cb_admin=...`), from the local password sign-in. */
+async function deskCookie(): Promise<string> {
+  const signIn = await new Visitor().fetch("/admin/sign-in", {
+    method: "POST",
+    body: new URLSearchParams({ password: env.ADMIN_LOCAL_PASSWORD! }),
+    redirect: "manual",
+  });
+  return signIn.headers.getSetCookie().find((cookie) => cookie.startsWith("cb_admin="))!.split(";")[0];
+}
+
+describe("page actions read their form through the capped body reader", () => {
+  const lookupPath = "/orders/CB-20990101-ZZZZZ";
+  const deskPath = "/admin?index&_data=routes%2Fadmin._index";
+
+  it("order lookup: 413 at the cap, 415 for another type, and a JSON body read as the form's fields", async () => {
+    const endless = await sendEndless(new Visitor(), lookupPath, { "Content-Type": "application/x-www-form-urlencoded" }, "email=");
+    expect(endless.response?.status).toBe(413);
+    expect(endless.pulledWhenAnswered).toBeLessThan(MB);
+
+    const text = await new Visitor().fetch(lookupPath, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "email=a@example.com" });
+    expect(text.status).toBe(415);
+    const json = await new Visitor().fetch(lookupPath, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "nobody@example.com" }),
+    });
+    expect(json.status).toBe(404); // looked up like the form: no such order
+    const notAnObject = await new Visitor().fetch(lookupPath, { method: "POST", headers: { "Content-Type": "application/json" }, body: "[1]" });
+    expect(notAnObject.status).toBe(400);
+  });
+
+  it("the orders desk and its sign-in: 413 at the cap, 415 for another type, 4xx for JSON, never 500", async () => {
+    const desk = new Visitor();
+    desk.cookie = await deskCookie();
+    const endless = await sendEndless(desk, deskPath, { "Content-Type": "application/x-www-form-urlencoded" }, "intent=refund&orderNumber=");
+    expect(endless.response?.status).toBe(413);
+    expect(endless.pulledWhenAnswered).toBeLessThan(MB);
+
+    desk.cookie = await deskCookie();
+    const text = await desk.fetch(deskPath, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "intent=refund" });
+    expect(text.status).toBe(415);
+    desk.cookie = await deskCookie();
+    const json = await desk.fetch(deskPath, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ intent: "refund", orderNumber: "CB-20990101-ZZZZZ" }),
+    });
+    expect(json.status).toBe(409); // read like the form: an order the desk does not know
+    expect(await json.json()).toMatchObject({ ok: false });
+
+    const signIn = await new Visitor().fetch("/admin/sign-in", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ password: "wrong" }),
+      redirect: "manual",
+    });
+    expect(signIn.status).toBeGreaterThanOrEqual(400);
+    expect(signIn.status).toBeLessThan(500);
+  });
+});

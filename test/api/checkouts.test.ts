@@ -6,7 +6,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CREATE_BOOK_MESSAGES } from "~/lib/customer-copy";
 import { CURRENCY, EXTRA_PAGES, PLANS } from "~/lib/shop-rules";
-import { dbRun, orderRow, payLocally, TEST_DELIVERY, uploadedPhotos, Visitor, type ApiError } from "./helpers";
+import { database } from "~/core/db/database.server";
+import { createCheckoutSession, type CreateCheckoutSessionInput } from "~/server/payments/checkouts.server";
+import { dbRun, ORIGIN, orderRow, payLocally, TEST_DELIVERY, uploadedPhotos, Visitor, type ApiError } from "./helpers";
 
 const form = { bookType: "standard", title: "Grandpa's Garden", customMessage: "For Grandpa", quantity: 2, agreeToTerms: true, newsletterSignup: false };
 
@@ -131,6 +133,39 @@ describe("POST /api/create-checkout-session", () => {
     expect(await message(withoutId)).toBe(CREATE_BOOK_MESSAGES.uploadsMissing);
     const books = await env.DB.prepare("SELECT count(*) AS n FROM books WHERE title = ?").bind(title).first<number>("n");
     expect(books).toBe(1);
+  });
+
+  it("makes one book for concurrent requests of the same checkout, whose paid order has its delivery address", async () => {
+    const visitor = new Visitor();
+    const keys = await uploadedPhotos(visitor, 5);
+    const title = `Concurrent ${crypto.randomUUID()}`;
+    const recorded = (await (await visitor.send("POST", "/api/record-book-data", { ...form, title, nrPhotos: 5 })).json()) as { checkoutId: number };
+    const owner = await env.DB.prepare("SELECT session_id FROM checkouts WHERE id = ?").bind(recorded.checkoutId).first<string>("session_id");
+    // Called side by side in one isolate, so their D1 round trips interleave as two requests' do.
+    const input: CreateCheckoutSessionInput = {
+      ...form, bookType: "standard", agreeToTerms: true, title, sessionId: "s", filesCount: 5, uploadKeys: keys, checkoutId: recorded.checkoutId,
+    };
+    const settled = await Promise.allSettled(
+      [1, 2, 3].map(() => createCheckoutSession({ env, db: database(env.DB), origin: ORIGIN }, owner!, input)),
+    );
+    const made = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+    expect(made.length).toBeGreaterThanOrEqual(1);
+    // Every other click is told a payment is under way; none made or undid anything.
+    for (const refused of settled.flatMap((result) => (result.status === "rejected" ? [result.reason as Response] : []))) {
+      expect(refused.status).toBe(409);
+      expect(await message(refused)).toBe(CREATE_BOOK_MESSAGES.paymentInProgress);
+    }
+    const orderId = made[0].orderId;
+    expect(new Set(made.map((payment) => payment.orderId))).toEqual(new Set([orderId]));
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM books WHERE title = ?").bind(title).first<number>("n")).toBe(1);
+    const checkoutRow = await env.DB.prepare("SELECT order_id, book_id FROM checkouts WHERE id = ?").bind(recorded.checkoutId).first();
+    expect(checkoutRow).toEqual({ order_id: orderId, book_id: (await orderRow(orderId))!.book_id });
+
+    // The checkout page asks for the address of this create-book order, and the paid order has it.
+    await payLocally(visitor, made[0].checkoutUrl!, TEST_DELIVERY);
+    const paid = await orderRow(orderId);
+    expect(paid).toMatchObject({ payment_status: "paid" });
+    expect(JSON.parse(paid!.customer_info as string)).toMatchObject({ address1: TEST_DELIVERY.address1, city: TEST_DELIVERY.city });
   });
 
   it("enforces each plan's photo range: standard 5-15, premium 16-50", async () => {

@@ -6,6 +6,7 @@
  */
 import Stripe from "stripe";
 import { STRIPE_CHECKOUT_MAX_TTL_SECONDS, STRIPE_CHECKOUT_MIN_TTL_SECONDS } from "~/lib/shop-rules";
+import { STRIPE_API_VERSION } from "~/server/payments/stripe.server";
 
 export interface RecordedRequest {
   method: string;
@@ -133,13 +134,13 @@ export const WEBHOOK_SECRET = "whsec_test_only_secret";
 export async function signedEvent(
   type: string,
   session: Record<string, unknown>,
-  options: { secret?: string; timestamp?: number; eventId?: string } = {},
+  options: { secret?: string; timestamp?: number; eventId?: string; apiVersion?: string } = {},
 ): Promise<{ payload: string; signature: string }> {
   const payload = JSON.stringify({
     id: options.eventId ?? `evt_${crypto.randomUUID().replace(/-/g, "")}`,
     object: "event",
     type,
-    api_version: "2026-10-28.endive",
+    api_version: options.apiVersion ?? STRIPE_API_VERSION,
     created: Math.floor(Date.now() / 1000),
     livemode: false,
     data: { object: session },

@@ -1,7 +1,7 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { FREE_CONVERSIONS_PER_DAY_PER_ADDRESS, FREE_CONVERSIONS_PER_DAY_PER_SESSION, FREE_TICKETS_PER_DAY_PER_SESSION } from "~/lib/shop-rules";
-import { MESSAGES, PREVIEW_API_MESSAGES, PREVIEW_MESSAGES } from "~/lib/customer-copy";
+import { API_MESSAGES, MESSAGES, PREVIEW_API_MESSAGES, PREVIEW_MESSAGES } from "~/lib/customer-copy";
 import { cleanUpFreePreviews } from "~/server/jobs/cleanup.server";
 import { database } from "~/core/db/database.server";
 import { convertUpload, latestDebugTimestamp, serveDebugFile } from "~/server/preview/free-preview.server";
@@ -147,6 +147,17 @@ describe("POST /api/convert-sketch (older flow)", () => {
     const { sketchUrl } = (await response.json()) as { sketchUrl: string };
     expect(sketchUrl).toMatch(/^\/images\/sketches\/[0-9a-f-]{36}\.e\d+-standard\.png$/);
     await expectPng(await visitor.fetch(sketchUrl));
+  });
+
+  it("answers 400 with a message, not 500, to a field that is not JSON", async () => {
+    const visitor = new PreviewVisitor();
+    const response = await visitor.fetch("/api/convert-sketch", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: `{"imageData":${JSON.stringify(dataUrl(await makePng(16, 16)))},"filename":tru}`,
+    });
+    expect(response.status).toBe(400);
+    expect(await messageOf(response)).toBe(API_MESSAGES.invalidJson);
   });
 
   it("refuses what is not an image with the product's text", async () => {

@@ -38,11 +38,18 @@ async function emailsOf(orderId: number): Promise<OrderEmail[]> {
   return db.select().from(orderEmails).where(eq(orderEmails.orderId, orderId));
 }
 
-/** An order placed (with the test delivery address) and not paid yet. */
+/**
+ * An order placed (with the test delivery address) and not paid yet, with the checkout sessions
+ * `paidEvent` names recorded as ours (only those may pay for it).
+ */
 async function placedOrder(): Promise<Order> {
   const visitor = new Visitor();
   const { bookId, quoteId } = await readyBook(visitor, 5);
-  return loadOrder(await placeOrder(visitor, bookId, quoteId));
+  const order = await loadOrder(await placeOrder(visitor, bookId, quoteId));
+  for (const sessionId of [`cs_test_${order.id}`, `cs_test_other_${order.id}`]) {
+    await dbRun("INSERT OR IGNORE INTO payment_sessions (session_id, order_id, attempt) VALUES (?, ?, 0)", sessionId, order.id);
+  }
+  return order;
 }
 
 /** What a provider reports when the customer has paid `order`. */
@@ -102,7 +109,7 @@ describe("order confirmation email", () => {
     expect(await handleCheckoutEvent(resendEnv, db, paidEvent(order), T0)).toBe("paid");
     expect(await handleCheckoutEvent(resendEnv, db, paidEvent(order), seconds(5))).toBe("already-paid");
     // The same order paid again through another checkout session (a second tab): refunded, not re-confirmed.
-    expect(await handleCheckoutEvent(resendEnv, db, paidEvent(order, "cs_test_other"), seconds(9))).toBe("paid-twice");
+    expect(await handleCheckoutEvent(resendEnv, db, paidEvent(order, `cs_test_other_${order.id}`), seconds(9))).toBe("paid-twice");
 
     expect(await emailsOf(order.id)).toHaveLength(1);
     expect(fake.requests).toHaveLength(1);

@@ -11,7 +11,9 @@ import { describe, expect, it } from "vitest";
 import { ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, API_MESSAGES, BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/customer-copy";
 import { database } from "~/core/db/database.server";
 import { orders, type Order } from "~/core/db/schema.server";
+import { ADMIN_REFUNDED_PAYMENTS_SHOWN } from "~/lib/shop-rules";
 import { cancelCheckout, handleCheckoutEvent, startOrderPayment } from "~/server/payments/payments.server";
+import { listPaymentProblems } from "~/server/payments/payment-problems.server";
 import { FakeStripe, signedEvent } from "./fake-stripe";
 import { ENGINE_VERSION } from "~/core/contracts/sketch";
 import {
@@ -385,13 +387,78 @@ describe("a payment that no longer matches", () => {
   });
 });
 
+describe("a payment through a checkout the shop did not open for the order", () => {
+  it("does not pay the order, even with its reference and amount, and is listed on the desk", async () => {
+    const { orderId, fake, sessionId } = await openStripeCheckout();
+    const ours = fake.complete(sessionId);
+    // A Payment Link or another integration on the same Stripe account: a session we never opened
+    // that carries the order's reference, its amount and even its pages digest.
+    const foreign = { ...ours, id: `cs_test_foreign_${orderId}` };
+    expect(await deliver("checkout.session.completed", foreign)).toBe("unknown-session");
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying", paid_at: null });
+    const review = paymentsToReview(await deskHtml());
+    expect(review).toContain(foreign.id);
+    expect(review).toContain(ADMIN_PAYMENT_PROBLEM_LABELS["unknown-session"]);
+    // Our own session still pays it.
+    expect(await deliver("checkout.session.completed", ours)).toBe("paid");
+  });
+
+  it("is checked against the pages its session was opened for even when the provider brings back no digest", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await drawnBook(visitor, 5);
+    const orderId = await placeOrder(visitor, bookId, quoteId);
+    const fake = new FakeStripe();
+    const firstSession = await openStripeSession(orderId, fake);
+    await dbRun("UPDATE orders SET payment_expires_at = unixepoch() - 1 WHERE id = ?", orderId);
+    const [first, , , , , spare] = await imagesOf(bookId);
+    await visitor.send("PATCH", `/api/images/${first.id}/selection`, { isSelected: false });
+    await visitor.send("PATCH", `/api/images/${spare.id}/selection`, { isSelected: true });
+    await openStripeSession(orderId, fake);
+
+    // The first checkout's money arrives late, and its metadata carries no digest.
+    const late = fake.complete(firstSession);
+    const withoutDigest = { ...late, metadata: { ...late.metadata, pagesDigest: undefined } };
+    expect(await deliver("checkout.session.completed", withoutDigest)).toBe("pages-changed");
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying" });
+  });
+});
+
+describe("the desk's payments to review", () => {
+  it("lists every unrefunded payment first, however old and however many, above the newest refunded ones", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const { orderId } = await openStripeCheckout();
+    const orderNumber = (await orderRow(orderId))!.order_number as string;
+    const insert = (sessionId: string, ageDays: number, refunded: boolean) =>
+      dbRun(
+        `INSERT INTO payment_problems (order_id, order_number, session_id, kind, amount, currency, detail, created_at, refunded_at)
+         VALUES (?, ?, ?, 'paid-twice', 1999, 'gbp', 'test', unixepoch() - ?, ${refunded ? "unixepoch()" : "NULL"})`,
+        orderId, orderNumber, sessionId, ageDays * 86_400,
+      );
+    // Sixty unrefunded payments from last year, then more refunded ones since than the desk shows.
+    for (let i = 0; i < 60; i++) await insert(`cs_old_open_${tag}_${i}`, 400 - i, false);
+    for (let i = 0; i < ADMIN_REFUNDED_PAYMENTS_SHOWN + 10; i++) await insert(`cs_new_refunded_${tag}_${i}`, 30 - i / 10, true);
+
+    const listed = await listPaymentProblems(db);
+    const ours = listed.filter((problem) => problem.sessionId.includes(tag));
+    const open = ours.filter((problem) => problem.refundedAt === null);
+    expect(open).toHaveLength(60);
+    const firstRefunded = listed.findIndex((problem) => problem.refundedAt !== null);
+    expect(listed.slice(0, firstRefunded).every((problem) => problem.refundedAt === null)).toBe(true);
+    expect(listed.slice(firstRefunded).every((problem) => problem.refundedAt !== null)).toBe(true);
+    expect(listed.filter((problem) => problem.refundedAt !== null)).toHaveLength(ADMIN_REFUNDED_PAYMENTS_SHOWN);
+    expect(paymentsToReview(await deskHtml())).toContain(`cs_old_open_${tag}_0`);
+  });
+});
+
 describe("a book paid twice", () => {
   it("lists the second payment on the desk once, to refund, and Mark refunded records it once", async () => {
     const { orderId, fake, sessionId } = await openStripeCheckout();
     const paid = fake.complete(sessionId);
     expect(await deliver("checkout.session.completed", paid)).toBe("paid");
 
+    // A second checkout of the order, opened by us (an earlier attempt's page left open in a tab).
     const second = { ...paid, id: `cs_test_second_${orderId}` };
+    await dbRun("INSERT INTO payment_sessions (session_id, order_id, attempt) VALUES (?, ?, 1)", second.id, orderId);
     expect(await deliver("checkout.session.completed", second)).toBe("paid-twice");
     expect(await deliver("checkout.session.completed", second)).toBe("paid-twice"); // Stripe retries
     const orderNumber = (await orderRow(orderId))!.order_number as string;

@@ -7,13 +7,22 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { BOOK_RETENTION_DAYS, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, PAYMENT_CONFIRMATION_GRACE_DAYS, UNUSED_CHECKOUT_RETENTION_DAYS } from "~/lib/shop-rules";
+import {
+  BOOK_RETENTION_DAYS,
+  ORDER_RECORD_RETENTION_YEARS,
+  ORDERED_BOOK_FILES_RETENTION_DAYS,
+  PAYMENT_CONFIRMATION_GRACE_DAYS,
+  PAYMENT_PROBLEM_RETENTION_YEARS,
+  UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS,
+  UNQUOTED_BOOK_RETENTION_DAYS,
+  UNUSED_CHECKOUT_RETENTION_DAYS,
+} from "~/lib/shop-rules";
 import { RETENTION_TEXTS } from "~/lib/customer-copy";
 import { PRIVACY_NOTICE } from "~/lib/content/legal";
 import { listDeskOrders } from "~/server/admin/admin-orders.server";
 import { database } from "~/core/db/database.server";
 import { applyRetention, RETENTION_LIMITS } from "~/server/jobs/retention.server";
-import { regionsKeyFor } from "../../app/core/contracts/sketch";
+import { ENGINE_VERSION, regionsKeyFor, sketchKeyFor } from "../../app/core/contracts/sketch";
 import { dbRun, pngFile, r2Keys, Visitor } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -267,6 +276,102 @@ describe("retention", () => {
     for (const key of [...expired.keys, ...kept.keys]) expect(stored).not.toContain(key);
   });
 
+  it("deletes every engine's and level's sketch, the recorded pages and every hierarchy with a book, not only what its rows name now", async () => {
+    const visitor = new Visitor();
+    const now = new Date();
+    const unpaid = await bookWithPhotos(visitor, "every-key-unpaid");
+    const paid = await bookWithPhotos(visitor, "every-key-paid");
+    await dbRun("UPDATE books SET created_at = ? WHERE id = ?", seconds(now.getTime() - (BOOK_RETENTION_DAYS + 1) * DAY), unpaid.bookId);
+    await paidOrder(paid.bookId, { paidAt: seconds(now.getTime() - (BOOK_RETENTION_DAYS + 1) * DAY) });
+    const olderEngine = `e${Number(ENGINE_VERSION.slice(1)) - 1}`;
+    const everything: string[] = [];
+    for (const book of [unpaid, paid]) {
+      for (const original of book.keys) {
+        const name = original.slice("originals/".length).replace(/\.[^.]*$/, "");
+        const keys = [
+          sketchKeyFor(original, "simple"),
+          sketchKeyFor(original, "standard"),
+          sketchKeyFor(original, "detailed"),
+          `sketches/${name}.${olderEngine}-detailed.png`,
+          `sketches/${name}-simple.png`, // from before engines were named in keys
+          regionsKeyFor(original),
+          `regions/${name}.${olderEngine}.bin`,
+        ];
+        for (const key of keys) await env.IMAGES.put(key, new Uint8Array([1]));
+        // The row names only the page it shows now.
+        await dbRun("UPDATE images SET sketch_key = ?, processing_status = 'completed' WHERE original_key = ?", sketchKeyFor(original, "simple"), original);
+        everything.push(original, ...keys);
+      }
+      // An order recorded the pages it paid for, drawn by an older engine.
+      const recorded = book.keys.map((original, i) => ({ imageId: i, detailLevel: "detailed", sketchKey: `sketches/${original.slice(10).replace(/\.[^.]*$/, "")}.${olderEngine}-detailed.png` }));
+      await dbRun("UPDATE orders SET print_pages = ? WHERE book_id = ?", JSON.stringify(recorded), book.bookId);
+    }
+
+    const report = await applyRetention(env, now);
+    expect(report.booksDeleted).toBeGreaterThanOrEqual(1);
+    expect(report.orderedBooksCleared).toBeGreaterThanOrEqual(1);
+    const stored = await allKeys();
+    for (const key of everything) expect(stored, key).not.toContain(key);
+  });
+
+  it("a book that never got a quote goes UNQUOTED_BOOK_RETENTION_DAYS after it was made; a quoted or younger one stays", async () => {
+    const visitor = new Visitor();
+    const now = new Date();
+    const unquoted = await bookWithPhotos(visitor, "never-quoted");
+    const quoted = await bookWithPhotos(visitor, "quoted");
+    const younger = await bookWithPhotos(visitor, "never-quoted-younger");
+    await dbRun("UPDATE books SET created_at = ? WHERE id IN (?, ?)", seconds(now.getTime() - (UNQUOTED_BOOK_RETENTION_DAYS + 1) * DAY), unquoted.bookId, quoted.bookId);
+    await dbRun("UPDATE books SET created_at = ? WHERE id = ?", seconds(now.getTime() - (UNQUOTED_BOOK_RETENTION_DAYS - 1) * DAY), younger.bookId);
+    await dbRun("INSERT INTO quotes (id, book_id, pricing, expires_at) VALUES (?, ?, '{}', 0)", `quote-${quoted.bookId}`, quoted.bookId);
+
+    await applyRetention(env, now);
+
+    const remaining = await env.DB.prepare("SELECT id FROM books WHERE id IN (?, ?, ?) ORDER BY id").bind(unquoted.bookId, quoted.bookId, younger.bookId).all();
+    expect(remaining.results.map((row) => row.id)).toEqual([quoted.bookId, younger.bookId]);
+    const stored = await r2Keys("originals/");
+    for (const key of unquoted.keys) expect(stored).not.toContain(key);
+    for (const key of [...quoted.keys, ...younger.keys]) expect(stored).toContain(key);
+  });
+
+  it("a paid book's never-paid orders go UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS after its payment, unless their checkout may still complete", async () => {
+    const visitor = new Visitor();
+    const now = new Date();
+    const ago = (days: number) => seconds(now.getTime() - days * DAY);
+    const paidLongAgo = await bookWithPhotos(visitor, "sibling-paid-long-ago");
+    const paidRecently = await bookWithPhotos(visitor, "sibling-paid-recently");
+    await paidOrder(paidLongAgo.bookId, { paidAt: ago(UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS + 1) });
+    await paidOrder(paidRecently.bookId, { paidAt: ago(UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS - 1) });
+    const sibling = `INSERT INTO orders (book_id, order_number, customer_info, pricing, payment_status, payment_expires_at, created_at)
+                     VALUES (?, ?, '{"firstName":"Ada","address1":"1 Road"}', '{}', ?, ?, ?)`;
+    await dbRun(sibling, paidLongAgo.bookId, "CB-SIBLING-1", "pending", null, ago(40));
+    await dbRun(sibling, paidLongAgo.bookId, "CB-SIBLING-2", "failed", null, ago(40));
+    await dbRun(sibling, paidRecently.bookId, "CB-SIBLING-3", "pending", null, ago(40));
+
+    const report = await applyRetention(env, now);
+    expect(report.unpaidOrdersOfPaidBooksDeleted).toBe(2);
+    const left = await env.DB.prepare("SELECT order_number FROM orders WHERE order_number LIKE 'CB-SIBLING-%' ORDER BY order_number").all();
+    expect(left.results.map((row) => row.order_number)).toEqual(["CB-SIBLING-3"]);
+    expect(await count("SELECT count(*) AS n FROM orders WHERE book_id = ? AND payment_status = 'paid'", paidLongAgo.bookId)).toBe(1);
+  });
+
+  it("payments to review go PAYMENT_PROBLEM_RETENTION_YEARS after they arrived; younger ones stay", async () => {
+    const now = new Date();
+    const yearsAgo = (years: number, extraDays: number) => {
+      const date = new Date(now);
+      date.setUTCFullYear(date.getUTCFullYear() - years);
+      return seconds(date.getTime() - extraDays * DAY);
+    };
+    const insert = `INSERT INTO payment_problems (order_number, session_id, kind, amount, currency, detail, created_at, refunded_at)
+                    VALUES ('CB-GONE', ?, 'paid-twice', 1999, 'gbp', 'test', ?, ?)`;
+    await dbRun(insert, "cs_problem_expired", yearsAgo(PAYMENT_PROBLEM_RETENTION_YEARS, 1), yearsAgo(PAYMENT_PROBLEM_RETENTION_YEARS, 0));
+    await dbRun(insert, "cs_problem_kept", yearsAgo(PAYMENT_PROBLEM_RETENTION_YEARS, -1), null);
+
+    const report = await applyRetention(env, now);
+    expect(report.paymentProblemsDeleted).toBe(1);
+    const left = await env.DB.prepare("SELECT session_id FROM payment_problems WHERE session_id LIKE 'cs_problem_%'").all();
+    expect(left.results.map((row) => row.session_id)).toEqual(["cs_problem_kept"]);
+  });
+
   it("orphan sweep: each run goes on after the last key the run before listed, and starts again at the first key once it reached the end", async () => {
     const now = new Date(Date.now() + 25 * 60 * 60 * 1000);
     const limits = { ...RETENTION_LIMITS, listPageSize: 2, maxListPages: 1 };
@@ -301,9 +406,20 @@ describe("retention", () => {
   it("privacy notice: states every retention rule with the numbers the Cron Trigger applies", () => {
     const howLong = PRIVACY_NOTICE.sections.find((section) => section.id === "how-long")!;
     const said = JSON.stringify(howLong.blocks);
-    for (const text of [RETENTION_TEXTS.unpaidBook, RETENTION_TEXTS.orderedBook, RETENTION_TEXTS.orders, RETENTION_TEXTS.freePreview, RETENTION_TEXTS.unusedUploads]) {
+    for (const text of [
+      RETENTION_TEXTS.unpaidBook,
+      RETENTION_TEXTS.orderedBook,
+      RETENTION_TEXTS.orders,
+      RETENTION_TEXTS.freePreview,
+      RETENTION_TEXTS.unusedUploads,
+      RETENTION_TEXTS.unpaidOrderOfBoughtBook,
+      RETENTION_TEXTS.paymentProblems,
+    ]) {
       expect(said).toContain(text);
     }
+    expect(RETENTION_TEXTS.unpaidBook).toContain(`${UNQUOTED_BOOK_RETENTION_DAYS} days after, if it never got a price quote`);
+    expect(RETENTION_TEXTS.unpaidOrderOfBoughtBook).toContain(`deleted ${UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS} days after the book was paid for`);
+    expect(RETENTION_TEXTS.paymentProblems).toContain(`for ${PAYMENT_PROBLEM_RETENTION_YEARS} years after the payment`);
     expect(RETENTION_TEXTS.orderedBook).toContain(`${ORDERED_BOOK_FILES_RETENTION_DAYS} days after we post it`);
     expect(RETENTION_TEXTS.unpaidBook).toContain(`${BOOK_RETENTION_DAYS / 365} year after it was created`);
     expect(RETENTION_TEXTS.orders).toContain(`${ORDER_RECORD_RETENTION_YEARS} years after payment`);

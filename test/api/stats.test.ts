@@ -28,6 +28,20 @@ async function forgetCachedStats() {
 describe("GET /api/get-stats", () => {
   beforeEach(forgetCachedStats);
 
+  it("never carries a session cookie, being publicly cacheable: a shared cache would hand it to everyone", async () => {
+    const newcomer = new Visitor();
+    for (let i = 0; i < 2; i++) {
+      // The first answer is made afresh, the second comes from the Workers cache.
+      const response = await newcomer.fetch("/api/get-stats");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Cache-Control")).toMatch(/\bpublic\b/);
+      expect(response.headers.get("Set-Cookie")).toBeNull();
+    }
+    // Their first private answer gives them their session.
+    await newcomer.createBook("After the stats");
+    expect(newcomer.cookie).toMatch(/=/);
+  });
+
   it("counts books, visitors with a book and completed photos as they are made", async () => {
     const before = await stats();
 

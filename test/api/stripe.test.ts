@@ -4,12 +4,13 @@
  * order paid.
  */
 import { env, SELF } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import readme from "../../README.md?raw";
 import { CHECKOUT_TTL_SECONDS, PLANS, STRIPE_CHECKOUT_MAX_TTL_SECONDS, STRIPE_CHECKOUT_MIN_TTL_SECONDS } from "~/lib/shop-rules";
 import { database } from "~/core/db/database.server";
-import { orders, type Order } from "~/core/db/schema.server";
-import { startOrderPayment } from "~/server/payments/payments.server";
-import { stripeProvider } from "~/server/payments/stripe.server";
+import { orders, paymentProblems, type Order } from "~/core/db/schema.server";
+import { handleCheckoutEvent, startOrderPayment } from "~/server/payments/payments.server";
+import { STRIPE_API_VERSION, stripeProvider } from "~/server/payments/stripe.server";
 import Stripe from "stripe";
 import { eq } from "drizzle-orm";
 import { FakeStripe, signedEvent } from "./fake-stripe";
@@ -74,6 +75,17 @@ describe("Stripe Checkout session", () => {
 
     expect(result.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
     expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying", payment_attempt: 1, payment_url: result.checkoutUrl });
+  });
+
+  it("is created in the pinned API version with Adaptive Pricing off, and the README sets the webhook up in that version", async () => {
+    const { orderId } = await bookOrder();
+    const fake = new FakeStripe();
+    await pay(await loadOrder(orderId), fake);
+    const [request] = fake.creates;
+    expect(request.headers.get("Stripe-Version")).toBe(STRIPE_API_VERSION);
+    // Amounts are compared in GBP: a buyer must not pay in a currency Stripe converts to.
+    expect(request.form.get("adaptive_pricing[enabled]")).toBe("false");
+    expect(readme).toContain(`api_version=${STRIPE_API_VERSION}`);
   });
 
   it("asks Stripe to collect the address of a create-book order, and its quantity", async () => {
@@ -332,6 +344,39 @@ describe("Stripe webhook", () => {
       zipCode: "OX1 1AA",
       country: "UK",
     });
+  });
+
+  it("refuses an event in another API version (not 2xx, so Stripe retries it) and changes nothing", async () => {
+    const { orderId, fake, sessionId } = await openSession();
+    const response = await deliver("checkout.session.completed", fake.complete(sessionId), { apiVersion: "2024-06-20" });
+    expect(response.status).toBe(503);
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paying" });
+  });
+
+  it("holds a create-book order paid without a delivery address back from print and lists it for the desk", async () => {
+    const visitor = new Visitor();
+    const keys = await uploadedPhotos(visitor, 5);
+    const made = await visitor.send("POST", "/api/create-checkout-session", {
+      bookType: "standard", title: "No address", quantity: 1, agreeToTerms: true, newsletterSignup: false, filesCount: 5, uploadKeys: keys,
+    });
+    const order = await loadOrder(((await made.json()) as { orderId: number }).orderId);
+    const printJobs = vi.fn(async () => undefined);
+    const watched = { ...env, PRINT_QUEUE: { ...env.PRINT_QUEUE, send: printJobs } } as unknown as typeof env;
+    const paidWithoutAddress = {
+      type: "checkout.session.completed",
+      sessionId: order.paymentSessionId!,
+      orderId: order.id,
+      paymentStatus: "paid",
+      amountTotal: order.pricing.total,
+      currency: "gbp",
+      customer: null,
+    } as const;
+    expect(await handleCheckoutEvent(watched, db, paidWithoutAddress)).toBe("paid");
+    expect(await handleCheckoutEvent(watched, db, paidWithoutAddress)).toBe("already-paid"); // a replay prints nothing either
+    expect(printJobs).not.toHaveBeenCalled();
+    expect(await orderRow(order.id)).toMatchObject({ payment_status: "paid", customer_info: null });
+    const [problem] = await db.select().from(paymentProblems).where(eq(paymentProblems.orderId, order.id));
+    expect(problem).toMatchObject({ kind: "no-address", sessionId: order.paymentSessionId, refundedAt: null });
   });
 
   it("acknowledges events it does not handle, and events naming no order of ours", async () => {

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_PHOTOS_PER_BOOK, MAX_UPLOAD_BYTES } from "~/lib/shop-rules";
-import { MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/customer-copy";
+import { API_MESSAGES, MESSAGES, PREVIEW_API_MESSAGES } from "~/lib/customer-copy";
 import { database } from "~/core/db/database.server";
 import { findUploadedUploads } from "~/server/uploads/upload-tickets.server";
-import { dbRun, jpegHeaderBytes, makePng, type ApiError } from "./helpers";
+import { dbRun, jpegHeaderBytes, makePng, sessionIdOf, type ApiError } from "./helpers";
 import { dataUrl, PreviewVisitor, type TicketAnswer } from "./preview-helpers";
 
 interface UploadRow {
@@ -44,6 +44,23 @@ describe("GET /api/upload-complete", () => {
       book_type: null,
       filename: null,
     });
+  });
+
+  it("is refused to another site's page (an <img> or a link), and answered to our pages, a typed URL and tools", async () => {
+    const visitor = new PreviewVisitor();
+    const sessionId = await sessionIdOf(visitor);
+    const ticketRows = () => env.DB.prepare("SELECT count(*) AS n FROM uploads WHERE session_id = ?").bind(sessionId).first<number>("n");
+    const before = await ticketRows();
+    for (const site of ["cross-site", "same-site"]) {
+      const response = await visitor.fetch("/api/upload-complete?count=5&sessionId=s-1", { headers: { "Sec-Fetch-Site": site, "Sec-Fetch-Dest": "image" } });
+      expect(response.status, site).toBe(403);
+      expect(await messageOf(response)).toBe(API_MESSAGES.foreignOrigin);
+    }
+    expect(await ticketRows()).toBe(before); // nothing made, nothing counted
+    for (const site of ["same-origin", "none", null]) {
+      const headers: Record<string, string> = site ? { "Sec-Fetch-Site": site } : {};
+      expect((await visitor.fetch("/api/upload-complete?count=1&sessionId=s-1", { headers })).status, String(site)).toBe(200);
+    }
   });
 
   it("mints 50 distinct tickets for a book's photos", async () => {
@@ -206,6 +223,22 @@ describe("POST /api/upload-file", () => {
     });
     expect(response.status, await response.clone().text()).toBe(200);
     expect(await response.json()).toMatchObject({ key, size: MAX_UPLOAD_BYTES, width: 4000, height: 3000 });
+  });
+
+  it("answers 400 with a message, not 500, to a field that is not JSON", async () => {
+    const visitor = new PreviewVisitor();
+    const { url, key } = await visitor.ticket();
+    const imageData = dataUrl(await makePng(16, 16));
+    for (const filename of ["tru", "01", "-", "[1,]"]) {
+      const response = await visitor.fetch("/api/upload-file", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: `{"imageData":${JSON.stringify(imageData)},"presignedUrl":${JSON.stringify(url)},"filename":${filename}}`,
+      });
+      expect(response.status, filename).toBe(400);
+      expect(await messageOf(response)).toBe(API_MESSAGES.invalidJson);
+    }
+    expect(await uploadRow(key)).toMatchObject({ status: "ticketed" });
   });
 
   it("refuses a body that is not a data URL", async () => {

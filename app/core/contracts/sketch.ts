@@ -94,6 +94,25 @@ export function regionsKeyFor(originalKey: string): string {
   return `${REGIONS_PREFIX}${name}.${ENGINE_VERSION}.bin`;
 }
 
+/** The first engine whose version is part of sketch and regions keys ("e2"). */
+const FIRST_VERSIONED_ENGINE = 2;
+
+/**
+ * Every key a drawing or region hierarchy of this original can have been stored under, by any
+ * engine at any level: pages from before engines were named in keys (`<name>.png` for standard,
+ * `<name>-<level>.png`), and each named engine's page at every level and its hierarchy. Deleting
+ * a photo deletes all of these (an absent key costs nothing), not only the page its row names now.
+ */
+export function everyDerivedKeyOf(originalKey: string): string[] {
+  const name = originalKey.slice(originalKey.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
+  const keys = [`${SKETCHES_PREFIX}${name}.png`, ...DETAIL_LEVELS.map((level) => `${SKETCHES_PREFIX}${name}-${level}.png`)];
+  for (let engine = FIRST_VERSIONED_ENGINE; engine <= Number(ENGINE_VERSION.slice(1)); engine++) {
+    for (const level of DETAIL_LEVELS) keys.push(`${SKETCHES_PREFIX}${name}.e${engine}-${level}.png`);
+    keys.push(`${REGIONS_PREFIX}${name}.e${engine}.bin`);
+  }
+  return keys;
+}
+
 /**
  * The original a regions object was made from, as the start of its key (`originals/<name>`, which
  * an original's key is, or is followed by its extension), and whether today's engine made it;

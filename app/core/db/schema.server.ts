@@ -186,6 +186,14 @@ export const checkouts = sqliteTable(
     status: text("status", { enum: CHECKOUT_STATUSES }).notNull().default("open"),
     bookId: integer("book_id").references(() => books.id, { onDelete: "set null" }),
     orderId: integer("order_id"),
+    /**
+     * The create-checkout-session request that is making this checkout's book and order: claimed
+     * before anything is written, so a second request (a double click) never makes a second book
+     * or undoes the first one's links. A claim older than PAYMENT_CLAIM_STALE_SECONDS with no order
+     * is a request that died, and may be taken over.
+     */
+    claimToken: text("claim_token"),
+    claimedAt: integer("claimed_at", { mode: "timestamp" }),
     createdAt: createdAt(),
   },
   (t) => [index("checkouts_session_idx").on(t.sessionId), uniqueIndex("checkouts_book_idx").on(t.bookId)],
@@ -300,6 +308,27 @@ export const orders = sqliteTable(
 );
 
 /**
+ * Every provider checkout session opened for an order, one row per session, written when the
+ * provider answers. A payment confirmation is accepted only for a session listed here for its
+ * order: any other completed session on the same provider account (a Payment Link, another
+ * integration) that names the order and its amount pays for nothing (docs/decisions/026).
+ */
+export const paymentSessions = sqliteTable(
+  "payment_sessions",
+  {
+    sessionId: text("session_id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    /** pagesDigest of the pages the session was opened for; null on sessions opened before it was kept. */
+    pagesDigest: text("pages_digest"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("payment_sessions_order_idx").on(t.orderId)],
+);
+
+/**
  * The order emails, written in the same D1 batch as the change that causes them (paid, shipped),
  * so an email is never lost when its delivery fails: delivery is retried from here.
  */
@@ -335,9 +364,12 @@ export const orderEmails = sqliteTable(
  * Why a payment did not make its order paid, or was one payment too many (decision 018): money that
  * arrived and must be refunded or looked at by staff, so the orders desk lists it.
  * `pages-changed`: the book's pages are not the ones the payment was for; `amount-mismatch`: the
- * amount or currency is not the order's; `paid-twice`: the book was already paid for.
+ * amount or currency is not the order's; `paid-twice`: the book was already paid for;
+ * `unknown-session`: a session this shop never opened for the order (decision 026);
+ * `no-address`: a create-book order paid without a delivery address: paid, but held back from
+ * print until staff have an address (decision 026).
  */
-export const PAYMENT_PROBLEM_KINDS = ["pages-changed", "amount-mismatch", "paid-twice"] as const;
+export const PAYMENT_PROBLEM_KINDS = ["pages-changed", "amount-mismatch", "paid-twice", "unknown-session", "no-address"] as const;
 export type PaymentProblemKind = (typeof PAYMENT_PROBLEM_KINDS)[number];
 
 export const paymentProblems = sqliteTable(
@@ -375,4 +407,5 @@ export type Quote = typeof quotes.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type OrderEmail = typeof orderEmails.$inferSelect;
 export type PaymentProblem = typeof paymentProblems.$inferSelect;
+export type PaymentSession = typeof paymentSessions.$inferSelect;
 export type SweepCursor = typeof sweepCursors.$inferSelect;

@@ -78,7 +78,9 @@ export const PRIVACY_NOTICE: LegalDocument = {
           list: [
             RETENTION_TEXTS.unpaidBook,
             RETENTION_TEXTS.orderedBook,
+            RETENTION_TEXTS.unpaidOrderOfBoughtBook,
             RETENTION_TEXTS.orders,
+            RETENTION_TEXTS.paymentProblems,
             RETENTION_TEXTS.freePreview,
             RETENTION_TEXTS.unusedUploads,
           ],

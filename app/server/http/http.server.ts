@@ -82,6 +82,17 @@ export async function readBody(request: Request, { allowForm = false } = {}): Pr
   }
 }
 
+/**
+ * The fields of a page's form post (or the same fields as a JSON object), read through the same
+ * cap as every body: 413 past it, 415 for another type, 400 for JSON that is not one object.
+ * For page actions, which `request.formData()` would read uncapped and answer 500 for JSON.
+ */
+export async function readFormFields(request: Request): Promise<Record<string, unknown>> {
+  const body = await readBody(request, { allowForm: true });
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw jsonError(400, API_MESSAGES.invalidJson);
+  return body as Record<string, unknown>;
+}
+
 /** 415 unless the body says it is JSON (application/json or a +json type). */
 export function requireJsonContentType(request: Request): void {
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();

@@ -15,3 +15,14 @@ export function isForeignStateChange(request: Request): boolean {
   // "same-site" is a sibling subdomain: not us either.
   return site === "cross-site" || site === "same-site";
 }
+
+/**
+ * A GET that writes (GET /api/upload-complete keeps the GET its public contract names, yet makes
+ * ticket rows and counts them against the visitor's daily allowance): only our own pages' fetches
+ * (`Sec-Fetch-Site: same-origin`), a URL the visitor typed (`none`), or a tool that sends no
+ * such header may make it. Another site's `<img src>` or link comes `cross-site` or `same-site`.
+ */
+export function isOwnPagesRead(request: Request): boolean {
+  const site = request.headers.get("Sec-Fetch-Site");
+  return site === null || site === "same-origin" || site === "none";
+}

@@ -113,3 +113,13 @@ function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
+
+/**
+ * Whether an answer may carry a visitor's session cookie: not one a shared cache may keep
+ * (`public`, `s-maxage`), which would hand the same session to every visitor it is served to.
+ * Such an answer gets none; the visitor is given (or rotated) one by their next private answer.
+ */
+export function mayCarrySessionCookie(response: Response): boolean {
+  const cacheControl = (response.headers.get("Cache-Control") ?? "").toLowerCase();
+  return !/(^|[\s,])(public|s-maxage)([\s,=]|$)/.test(cacheControl);
+}

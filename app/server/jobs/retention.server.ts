@@ -1,26 +1,38 @@
 /**
  * Retention (docs/product.md §10; docs/decisions/013 and 019), run daily by a Cron
  * Trigger. Every period is a constant of app/lib/shop-rules.ts that the privacy notice states too:
- * - a book never paid for goes after BOOK_RETENTION_DAYS: its originals, sketches and region
- *   hierarchies leave R2 and the book leaves D1 (its images, quotes and unpaid orders with it).
+ * - a book never paid for goes after BOOK_RETENTION_DAYS, or UNQUOTED_BOOK_RETENTION_DAYS if it
+ *   never got a quote: its originals, every engine's and level's sketches and region hierarchies
+ *   leave R2 and the book leaves D1 (its images, quotes and unpaid orders with it).
  *   An order still `paying` PAYMENT_CONFIRMATION_GRACE_DAYS after its checkout closed will never
  *   be paid, so it does not keep its book;
  * - a paid book's files (originals, sketches, regions, print PDF) and its dedication go
  *   ORDERED_BOOK_FILES_RETENTION_DAYS after it shipped or was refunded, or BOOK_RETENTION_DAYS
  *   after payment if neither happened. The book row (title) and the order stay for the desk;
+ * - a paid book's other orders, never paid, go UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS after the
+ *   payment (unless a checkout of theirs may still complete);
  * - that order record (book row, order, quotes, emails) goes ORDER_RECORD_RETENTION_YEARS after
- *   payment;
+ *   payment, and a payment to review PAYMENT_PROBLEM_RETENTION_YEARS after it arrived;
  * - book data recorded on the create-book page that made no book goes after
  *   UNUSED_CHECKOUT_RETENTION_DAYS (a deleted book's checkout has lost its book by then too);
  * - R2 objects no row names are swept (app/server/jobs/orphan-sweep.server.ts).
  * Each step is bounded per run; what is left is done the next day. Objects go before rows, so a
  * run that dies halfway leaves the rows to find again.
  */
-import { and, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
-import { BOOK_RETENTION_DAYS, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, PAYMENT_CONFIRMATION_GRACE_DAYS, UNUSED_CHECKOUT_RETENTION_DAYS } from "~/lib/shop-rules";
-import { debugKeysFor, regionsKeyFor } from "~/core/contracts/sketch";
+import { and, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import {
+  BOOK_RETENTION_DAYS,
+  ORDER_RECORD_RETENTION_YEARS,
+  ORDERED_BOOK_FILES_RETENTION_DAYS,
+  PAYMENT_CONFIRMATION_GRACE_DAYS,
+  PAYMENT_PROBLEM_RETENTION_YEARS,
+  UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS,
+  UNQUOTED_BOOK_RETENTION_DAYS,
+  UNUSED_CHECKOUT_RETENTION_DAYS,
+} from "~/lib/shop-rules";
+import { debugKeysFor, everyDerivedKeyOf } from "~/core/contracts/sketch";
 import { database, type Database } from "~/core/db/database.server";
-import { books, checkouts, images, orders, uploads } from "~/core/db/schema.server";
+import { books, checkouts, images, orders, paymentProblems, uploads } from "~/core/db/schema.server";
 import type { Env } from "~/server/http/env.server";
 import { sweepOrphanObjects, type SweepLimits } from "./orphan-sweep.server";
 
@@ -41,6 +53,9 @@ export interface RetentionReport {
   /** Paid books whose files and dedication were deleted (the order stays). */
   orderedBooksCleared: number;
   orderRecordsDeleted: number;
+  /** Never-paid orders of a book paid through another order. */
+  unpaidOrdersOfPaidBooksDeleted: number;
+  paymentProblemsDeleted: number;
   checkoutsDeleted: number;
   orphansDeleted: number;
 }
@@ -54,10 +69,20 @@ export async function applyRetention(env: Env, now: Date, limits: RetentionLimit
   const booksDeleted = await deleteUnpaidBooks(env, db, now, limits);
   const orderedBooksCleared = await deleteOrderedBookFiles(env, db, now, limits);
   const orderRecordsDeleted = await deleteOldOrderRecords(db, now, limits);
+  const unpaidOrdersOfPaidBooksDeleted = await deleteUnpaidOrdersOfPaidBooks(db, now);
+  const paymentProblemsDeleted = await deleteOldPaymentProblems(db, now);
   // After the books: the checkouts of books deleted above have lost their book by now.
   const checkoutsDeleted = await deleteUnusedCheckouts(db, now);
   const orphansDeleted = await sweepOrphanObjects(env, now, limits);
-  return { booksDeleted, orderedBooksCleared, orderRecordsDeleted, checkoutsDeleted, orphansDeleted };
+  return {
+    booksDeleted,
+    orderedBooksCleared,
+    orderRecordsDeleted,
+    unpaidOrdersOfPaidBooksDeleted,
+    paymentProblemsDeleted,
+    checkoutsDeleted,
+    orphansDeleted,
+  };
 }
 
 /**
@@ -71,14 +96,20 @@ function neverPaid(now: Date) {
     OR (orders.payment_status = 'paying' AND coalesce(orders.payment_expires_at, orders.payment_claimed_at, orders.created_at) > ${stillPayable})))`;
 }
 
+/** A book of this age that never got a quote: never on its way to an order. */
+function unquotedBefore(cutoff: Date) {
+  return and(lt(books.createdAt, cutoff), sql`NOT EXISTS (SELECT 1 FROM quotes WHERE quotes.book_id = ${books.id})`);
+}
+
 async function deleteUnpaidBooks(env: Env, db: Database, now: Date, limits: RetentionLimits): Promise<number> {
   const cutoff = daysBefore(now, BOOK_RETENTION_DAYS);
+  const unquotedCutoff = daysBefore(now, UNQUOTED_BOOK_RETENTION_DAYS);
   let deleted = 0;
   for (let round = 0; round < limits.maxRounds; round++) {
     const stale = await db
       .select({ id: books.id })
       .from(books)
-      .where(and(lt(books.createdAt, cutoff), neverPaid(now)))
+      .where(and(or(lt(books.createdAt, cutoff), unquotedBefore(unquotedCutoff)), neverPaid(now)))
       .limit(limits.booksPerRound);
     if (stale.length === 0) break;
     const ids = stale.map((book) => book.id);
@@ -144,6 +175,32 @@ async function deleteOldOrderRecords(db: Database, now: Date, limits: RetentionL
   return deleted;
 }
 
+/**
+ * Orders of a book paid through another order, never paid themselves (another quote's order that
+ * lost the book's payment slot), UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS after that payment. One
+ * whose checkout may still complete stays until it cannot (its money then goes to the desk).
+ */
+async function deleteUnpaidOrdersOfPaidBooks(db: Database, now: Date): Promise<number> {
+  const paidBefore = unixSeconds(daysBefore(now, UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS));
+  const stillPayable = unixSeconds(daysBefore(now, PAYMENT_CONFIRMATION_GRACE_DAYS));
+  const deleted = await db
+    .delete(orders)
+    .where(
+      sql`${orders.paymentStatus} <> 'paid'
+        AND NOT (${orders.paymentStatus} = 'paying' AND coalesce(${orders.paymentExpiresAt}, ${orders.paymentClaimedAt}, ${orders.createdAt}) > ${stillPayable})
+        AND EXISTS (SELECT 1 FROM orders AS paid WHERE paid.book_id = ${orders.bookId} AND paid.payment_status = 'paid' AND paid.paid_at < ${paidBefore})`,
+    )
+    .returning({ id: orders.id });
+  return deleted.length;
+}
+
+async function deleteOldPaymentProblems(db: Database, now: Date): Promise<number> {
+  const cutoff = new Date(now);
+  cutoff.setUTCFullYear(cutoff.getUTCFullYear() - PAYMENT_PROBLEM_RETENTION_YEARS);
+  const deleted = await db.delete(paymentProblems).where(lt(paymentProblems.createdAt, cutoff)).returning({ id: paymentProblems.id });
+  return deleted.length;
+}
+
 async function deleteUnusedCheckouts(db: Database, now: Date): Promise<number> {
   const deleted = await db
     .delete(checkouts)
@@ -152,7 +209,11 @@ async function deleteUnusedCheckouts(db: Database, now: Date): Promise<number> {
   return deleted.length;
 }
 
-/** Every R2 object of these books' photos: originals, sketches, region hierarchies, debug planes. */
+/**
+ * Every R2 object of these books' photos: originals, every engine's and level's sketches and
+ * region hierarchies (not only the page each row names now), the pages their orders recorded,
+ * and debug planes.
+ */
 async function objectKeysOfBooks(db: Database, ids: number[]): Promise<string[]> {
   const pages = await db
     .select({ original: images.originalKey, sketch: images.sketchKey })
@@ -163,14 +224,16 @@ async function objectKeysOfBooks(db: Database, ids: number[]): Promise<string[]>
     .select({ key: uploads.key, sketch: uploads.sketchKey, debug: uploads.debugKey })
     .from(uploads)
     .where(inArray(uploads.bookId, ids));
+  const recorded = await db.select({ pages: orders.printPages }).from(orders).where(and(inArray(orders.bookId, ids), isNotNull(orders.printPages)));
   const keys = [
-    ...pages.flatMap((page) => [page.original, regionsKeyFor(page.original), ...(page.sketch ? [page.sketch] : [])]),
+    ...pages.flatMap((page) => [page.original, ...everyDerivedKeyOf(page.original), ...(page.sketch ? [page.sketch] : [])]),
     ...uploaded.flatMap((upload) => [
       upload.key,
-      regionsKeyFor(upload.key),
+      ...everyDerivedKeyOf(upload.key),
       ...(upload.sketch ? [upload.sketch] : []),
       ...(upload.debug ? Object.values(debugKeysFor(upload.debug)) : []),
     ]),
+    ...recorded.flatMap((order) => (order.pages ?? []).flatMap((page) => (page.sketchKey ? [page.sketchKey] : []))),
   ];
   return [...new Set(keys)];
 }

@@ -3,10 +3,10 @@
  * turns the visitor's ticketed uploads into a book, its images, a quote and an order in one
  * D1 batch (all or nothing), then the provider's checkout for that order.
  */
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { z } from "zod";
 import { API_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/customer-copy";
-import { QUOTE_TTL_SECONDS } from "~/lib/shop-rules";
+import { PAYMENT_CLAIM_STALE_SECONDS, QUOTE_TTL_SECONDS } from "~/lib/shop-rules";
 import type { PaymentResult } from "~/lib/api-types";
 import type { createCheckoutSessionSchema, recordBookDataSchema, retryPaymentSchema } from "~/lib/schemas";
 import type { Database } from "~/core/db/database.server";
@@ -50,6 +50,8 @@ async function requireCheckout(db: Database, sessionId: string, checkoutId: numb
 /**
  * Makes the book of a create-book checkout and opens its payment. Sending the same checkout
  * again (a double click, a lost answer) opens or hands out the payment of the order it made.
+ * The request claims the checkout row before it writes anything, so of two at once only one
+ * makes a book; and when it has to undo, it undoes only what it wrote itself.
  */
 export async function createCheckoutSession(
   ctx: PaymentContext,
@@ -71,6 +73,9 @@ export async function createCheckoutSession(
   const checkout =
     recorded ??
     (await recordBookData(db, sessionId, { ...input, nrPhotos: keys.length }));
+  const claimToken = crypto.randomUUID();
+  if (!(await claimCheckout(db, checkout.id, claimToken, now))) return paymentOfCheckoutMadeElsewhere(ctx, sessionId, checkout.id);
+
   const quoteId = crypto.randomUUID();
   const newestBook = "(SELECT max(id) FROM books WHERE session_id = ?1)";
   const keysJson = JSON.stringify(keys);
@@ -100,22 +105,69 @@ export async function createCheckoutSession(
     d1
       .prepare(`INSERT INTO orders (book_id, quote_id, order_number, pricing, payment_method, estimated_delivery) VALUES (${newestBook}, ?2, ?3, ?4, 'card', ?5)`)
       .bind(sessionId, quoteId, newOrderNumber(now), JSON.stringify(pricing), estimatedDeliveryText(now)),
+    // Linked only while this request still holds the claim: the order is the checkout's.
     d1
-      .prepare(`UPDATE checkouts SET book_id = ${newestBook}, order_id = last_insert_rowid() WHERE id = ?2`)
-      .bind(sessionId, checkout.id),
+      .prepare(`UPDATE checkouts SET book_id = ${newestBook}, order_id = last_insert_rowid() WHERE id = ?2 AND claim_token = ?3 AND order_id IS NULL`)
+      .bind(sessionId, checkout.id, claimToken),
   ]);
 
   const order = await db.query.orders.findFirst({ where: eq(orders.quoteId, quoteId) });
   if (!order) throw new Error(`checkout ${checkout.id}: the batch wrote no order`);
+  const linked = await db.query.checkouts.findFirst({ where: eq(checkouts.id, checkout.id), columns: { orderId: true } });
+  if (linked?.orderId !== order.id) {
+    // Our claim went stale and another request made this checkout's order: ours is undone.
+    await deleteBookOfThisRequest(db, order.bookId);
+    return paymentOfCheckoutMadeElsewhere(ctx, sessionId, checkout.id);
+  }
   const attached = await db.$count(uploads, eq(uploads.bookId, order.bookId));
   if (attached !== keys.length) {
     // Another request took some of these uploads between our check and our batch: undo ours
-    // (the book's images, quote and order go with it; its uploads are released).
-    await db.update(checkouts).set({ bookId: null, orderId: null }).where(eq(checkouts.id, checkout.id));
-    await d1.prepare("DELETE FROM books WHERE id = ?").bind(order.bookId).run();
+    // (the book's images, quote and order go with it; its uploads are released), and free the
+    // checkout only if it still names our order.
+    await d1.batch([
+      d1
+        .prepare("UPDATE checkouts SET book_id = NULL, order_id = NULL, claim_token = NULL, claimed_at = NULL WHERE id = ? AND order_id = ?")
+        .bind(checkout.id, order.id),
+      d1.prepare("DELETE FROM books WHERE id = ?").bind(order.bookId),
+    ]);
     throw jsonError(409, CREATE_BOOK_MESSAGES.uploadsMissing);
   }
   return startOrderPayment(ctx, order);
+}
+
+/**
+ * Takes the checkout for this request: no order made yet, and no other request making one (or
+ * one that claimed it so long ago that it must have died). False when another request holds it.
+ */
+async function claimCheckout(db: Database, checkoutId: number, claimToken: string, now: Date): Promise<boolean> {
+  const staleBefore = new Date(now.getTime() - PAYMENT_CLAIM_STALE_SECONDS * 1000);
+  const claimed = await db
+    .update(checkouts)
+    .set({ claimToken, claimedAt: now })
+    .where(
+      and(
+        eq(checkouts.id, checkoutId),
+        isNull(checkouts.orderId),
+        or(isNull(checkouts.claimToken), isNull(checkouts.claimedAt), lte(checkouts.claimedAt, staleBefore)),
+      ),
+    )
+    .returning({ id: checkouts.id });
+  return claimed.length > 0;
+}
+
+/** The book, images, quote and order this request's batch inserted (deleting the book cascades). */
+async function deleteBookOfThisRequest(db: Database, bookId: number): Promise<void> {
+  await db.$client.prepare("DELETE FROM books WHERE id = ?").bind(bookId).run();
+}
+
+/**
+ * Another request of the same checkout holds it: its order's payment once it has made one (the
+ * same page for both clicks), else 409 while it is still being made.
+ */
+async function paymentOfCheckoutMadeElsewhere(ctx: PaymentContext, sessionId: string, checkoutId: number): Promise<PaymentResult> {
+  const current = await requireCheckout(ctx.db, sessionId, checkoutId);
+  if (!current.orderId) throw jsonError(409, CREATE_BOOK_MESSAGES.paymentInProgress);
+  return startOrderPayment(ctx, await requireOrderOfCheckout(ctx.db, current));
 }
 
 /** Every key names an upload of this session that arrived and belongs to no book yet. */

@@ -4,8 +4,8 @@
  * of a book already paid. Written by the one fulfilment path (payments.server.ts), listed on the
  * orders desk (admin-orders.server.ts), where staff record the refund they made by hand.
  */
-import { and, desc, eq, isNull, ne } from "drizzle-orm";
-import { ADMIN_PAYMENTS_TO_REVIEW_LIMIT } from "~/lib/shop-rules";
+import { and, desc, eq, isNotNull, isNull, notInArray } from "drizzle-orm";
+import { ADMIN_REFUNDED_PAYMENTS_SHOWN } from "~/lib/shop-rules";
 import type { Database } from "~/core/db/database.server";
 import { orders, paymentProblems, type Order, type PaymentProblemKind } from "~/core/db/schema.server";
 
@@ -48,13 +48,17 @@ export interface DeskPaymentProblem {
   refundedAt: string | null;
 }
 
-/** The newest payments to review, refunded ones too (so the desk shows what was done). */
+/**
+ * Every payment still to refund, newest first, then the newest refunded ones (so the desk shows
+ * what was done). An old unrefunded payment never drops off the list behind newer rows.
+ */
 export async function listPaymentProblems(db: Database): Promise<DeskPaymentProblem[]> {
-  const rows = await db
-    .select()
-    .from(paymentProblems)
-    .orderBy(desc(paymentProblems.createdAt), desc(paymentProblems.id))
-    .limit(ADMIN_PAYMENTS_TO_REVIEW_LIMIT);
+  const newestFirst = [desc(paymentProblems.createdAt), desc(paymentProblems.id)] as const;
+  const [open, refunded] = await Promise.all([
+    db.select().from(paymentProblems).where(isNull(paymentProblems.refundedAt)).orderBy(...newestFirst),
+    db.select().from(paymentProblems).where(isNotNull(paymentProblems.refundedAt)).orderBy(...newestFirst).limit(ADMIN_REFUNDED_PAYMENTS_SHOWN),
+  ]);
+  const rows = [...open, ...refunded];
   return rows.map((row) => ({
     id: row.id,
     orderNumber: row.orderNumber,
@@ -77,7 +81,14 @@ export async function paymentRefused(db: Database, bookId: number, sessionId: st
     .select({ id: paymentProblems.id })
     .from(paymentProblems)
     .innerJoin(orders, eq(orders.id, paymentProblems.orderId))
-    .where(and(eq(paymentProblems.sessionId, sessionId), eq(orders.bookId, bookId), ne(paymentProblems.kind, "paid-twice")));
+    .where(
+      and(
+        eq(paymentProblems.sessionId, sessionId),
+        eq(orders.bookId, bookId),
+        // A second payment of a paid book, and a paid order held for its address, did pay.
+        notInArray(paymentProblems.kind, ["paid-twice", "no-address"]),
+      ),
+    );
   return Boolean(row);
 }
 

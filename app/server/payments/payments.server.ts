@@ -19,7 +19,17 @@ import { API_MESSAGES, CREATE_BOOK_MESSAGES } from "~/lib/customer-copy";
 import { CHECKOUT_TTL_SECONDS } from "~/lib/shop-rules";
 import type { PrintJob } from "~/core/contracts/print";
 import { isUniqueViolation, type Database } from "~/core/db/database.server";
-import { books, checkouts, orders, quotes, type CustomerInfo, type Order, type PaymentProblemKind, type PrintPage } from "~/core/db/schema.server";
+import {
+  books,
+  checkouts,
+  orders,
+  paymentSessions,
+  quotes,
+  type Order,
+  type PaymentProblemKind,
+  type PaymentSession,
+  type PrintPage,
+} from "~/core/db/schema.server";
 import type { Env } from "~/server/http/env.server";
 import { jsonError } from "~/server/http/http.server";
 import type { CheckoutEvent, PaymentProvider } from "./payment-provider.server";
@@ -114,6 +124,7 @@ export async function startOrderPayment(ctx: PaymentContext, order: Order): Prom
   const attempt = claimed.paymentAttempt;
   const book = await db.query.books.findFirst({ where: eq(books.id, order.bookId), columns: { title: true } });
   const urls = await checkoutReturnUrls(env, db, claimed, origin);
+  const digest = await pagesDigest(claimed.printPages);
   let opened;
   try {
     opened = await provider.openCheckout({
@@ -124,13 +135,20 @@ export async function startOrderPayment(ctx: PaymentContext, order: Order): Prom
       cancelUrl: urls.cancel,
       collectShippingAddress: urls.isCreateBook,
       expiresAt: new Date(now.getTime() + CHECKOUT_TTL_SECONDS * 1000),
-      pagesDigest: await pagesDigest(claimed.printPages),
+      pagesDigest: digest,
     });
   } catch (error) {
     console.error(`could not open a ${provider.name} checkout for order ${claimed.id}`, error);
     await releaseClaim(db, claimed);
     throw jsonError(502, API_MESSAGES.paymentsUnavailable);
   }
+  // Recorded even if the update below loses: the session exists at the provider and can be paid,
+  // and only a session recorded here may pay for the order (decision 026). A provider's replay of
+  // an idempotent create answers the same session: recorded once.
+  await db
+    .insert(paymentSessions)
+    .values({ sessionId: opened.sessionId, orderId: claimed.id, attempt, pagesDigest: digest })
+    .onConflictDoNothing({ target: paymentSessions.sessionId });
   const [stored] = await db
     .update(orders)
     .set({ paymentSessionId: opened.sessionId, paymentUrl: opened.url, paymentExpiresAt: opened.expiresAt })
@@ -273,7 +291,15 @@ async function releaseAttempt(db: Database, orderId: number, sessionId: string |
   return released.length > 0;
 }
 
-export type FulfilmentOutcome = "paid" | "already-paid" | "released" | "ignored" | "amount-mismatch" | "pages-changed" | "paid-twice";
+export type FulfilmentOutcome =
+  | "paid"
+  | "already-paid"
+  | "released"
+  | "ignored"
+  | "amount-mismatch"
+  | "pages-changed"
+  | "paid-twice"
+  | "unknown-session";
 
 /** One fulfilment path for every provider. Idempotent: replaying an event changes nothing. */
 export async function handleCheckoutEvent(env: Env, db: Database, event: CheckoutEvent, now = new Date()): Promise<FulfilmentOutcome> {
@@ -301,11 +327,21 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
     console.error(`payment ${event.sessionId} names order ${event.orderId}, which does not exist`);
     return "ignored";
   }
+  // Only a checkout we opened for this order pays for it: not any completed session on the same
+  // provider account that carries its reference and amount (decision 026).
+  const opened = await db.query.paymentSessions.findFirst({ where: eq(paymentSessions.sessionId, event.sessionId) });
+  if (!opened || opened.orderId !== order.id) {
+    const detail = opened
+      ? `the checkout session was opened for order id ${opened.orderId}, not this one`
+      : "the checkout session was not opened by this shop for this order";
+    await recordPaymentProblem(db, problem(order, event, "unknown-session", detail), now);
+    return "unknown-session";
+  }
   if (order.paymentStatus === "paid") {
     if (order.paymentSessionId === event.sessionId) {
       await queuePendingImages(env, db, order.bookId);
       // A replay (the first delivery may have failed after the update): ask again until it exists.
-      if (!order.pdfKey) await queuePrintPdf(env, order.id);
+      if (!order.pdfKey && order.customerInfo) await queuePrintPdf(env, order.id);
       await recordConfirmationEmail(env, db, order.id);
       return "already-paid";
     }
@@ -317,7 +353,7 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
     await recordPaymentProblem(db, problem(order, event, "amount-mismatch", detail), now);
     return "amount-mismatch";
   }
-  const pagesChanged = await pagesProblem(db, order, event);
+  const pagesChanged = await pagesProblem(db, order, event, opened);
   if (pagesChanged) {
     await recordPaymentProblem(db, problem(order, event, "pages-changed", pagesChanged), now);
     return "pages-changed";
@@ -353,7 +389,14 @@ async function confirmPayment(env: Env, db: Database, event: CheckoutEvent, now:
   }
   if (!paid) return handleCheckoutEvent(env, db, event, now); // a concurrent delivery won: re-read
   await queuePendingImages(env, db, order.bookId);
-  await queuePrintPdf(env, order.id);
+  if (paid.customerInfo) {
+    await queuePrintPdf(env, order.id);
+  } else {
+    // A create-book order whose checkout brought back no address (the provider's page should have
+    // asked for it): paid, but nothing is printed that cannot be posted. The desk lists it.
+    const detail = "paid without a delivery address: not sent to print; ask the customer for one";
+    await recordPaymentProblem(db, problem(order, event, "no-address", detail), now);
+  }
   await recordConfirmationEmail(env, db, order.id);
   return "paid";
 }
@@ -366,12 +409,19 @@ function problem(order: Order, event: CheckoutEvent, kind: PaymentProblemKind, d
  * Why the money cannot pay for the order's pages, or null when it can: the checkout was opened
  * for other pages than the order now records (a later attempt recorded new ones), or the book's
  * pages changed since they were recorded (possible only after that checkout had closed by our
- * clock: a payment made at its last moment, confirmed late). Orders recorded no pages before
- * decision 018; their books were locked only once paid, as before.
+ * clock: a payment made at its last moment, confirmed late). Which pages a checkout was opened for
+ * is our own record of the session; the digest a provider brings back (Stripe's metadata) is only
+ * compared with it, so a confirmation without one (the local test checkout) is checked all the
+ * same. Orders recorded no pages before decision 018; their books were locked only once paid, as before.
  */
-async function pagesProblem(db: Database, order: Order, event: CheckoutEvent): Promise<string | null> {
+async function pagesProblem(db: Database, order: Order, event: CheckoutEvent, opened: PaymentSession): Promise<string | null> {
   if (!order.printPages) return null;
-  if (event.pagesDigest && event.pagesDigest !== (await pagesDigest(order.printPages))) {
+  if (opened.pagesDigest && event.pagesDigest && event.pagesDigest !== opened.pagesDigest) {
+    return "the checkout reports other pages than it was opened for";
+  }
+  // Sessions opened before their pages were recorded: the provider's copy is all there is.
+  const openedFor = opened.pagesDigest ?? event.pagesDigest ?? null;
+  if (openedFor === null ? opened.attempt !== order.paymentAttempt : openedFor !== (await pagesDigest(order.printPages))) {
     return "the checkout was opened for other pages than the order now records";
   }
   if (!samePages(order.printPages, await currentBookPages(db, order.bookId))) {

@@ -11,7 +11,7 @@ import type { Database } from "~/core/db/database.server";
 import type { Env } from "~/server/http/env.server";
 import { jsonError } from "~/server/http/http.server";
 import { handleCheckoutEvent } from "./payments.server";
-import { checkoutEventFromStripe, verifyStripeWebhook, WebhookSignatureError } from "./stripe.server";
+import { checkoutEventFromStripe, STRIPE_API_VERSION, verifyStripeWebhook, WebhookSignatureError } from "./stripe.server";
 
 /** Stripe signs at most a few hundred KB; anything bigger is not Stripe. */
 const MAX_WEBHOOK_BYTES = 512 * 1024;
@@ -38,6 +38,12 @@ export async function handleStripeWebhook(
   } catch (error) {
     if (!(error instanceof WebhookSignatureError)) throw error;
     return refuseSignature(error.message);
+  }
+  if (event.api_version !== STRIPE_API_VERSION) {
+    // Read in another version, a session may lack the fields fulfilment reads (the address).
+    // Not 2xx, so Stripe keeps the event and retries it once the endpoint is set up right.
+    console.error(`Stripe webhook event ${event.id} is in API version ${event.api_version}; the endpoint must send ${STRIPE_API_VERSION}`);
+    return { status: 503, body: { message: "Webhook endpoint API version is not the shop's" } };
   }
   const checkoutEvent = checkoutEventFromStripe(event);
   if (!checkoutEvent) return { status: 200, body: { received: true, outcome: "ignored" } };

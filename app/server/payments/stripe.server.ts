@@ -17,8 +17,17 @@ const TO_STRIPE_COUNTRY: Record<string, Stripe.Checkout.SessionCreateParams.Ship
 };
 const FROM_STRIPE_COUNTRY: Record<string, string> = { US: "US", CA: "CA", GB: "UK", AU: "AU" };
 
+/**
+ * The Stripe API version every call and every webhook event is read in (decision 026). The
+ * webhook reads `collected_information.shipping_details`, which older versions do not send: the
+ * endpoint must be created with this version too (README, Deploy), and an event in another
+ * version is refused rather than read wrongly. Changing it is a code change, tested.
+ */
+export const STRIPE_API_VERSION = "2026-10-28.endive";
+
 function stripeClient(secretKey: string, fetchFn?: typeof fetch): Stripe {
   return new Stripe(secretKey, {
+    apiVersion: STRIPE_API_VERSION,
     httpClient: Stripe.createFetchHttpClient(fetchFn),
     // A webhook retry or the buyer's retry is cheaper than a request hanging past the Worker's limit.
     timeout: 20_000,
@@ -63,6 +72,9 @@ export function checkoutSessionParams(request: CheckoutRequest): Stripe.Checkout
     metadata,
     payment_intent_data: { metadata },
     line_items: lineItems,
+    // The confirmation compares the amount and currency with the order's, in GBP: Adaptive Pricing
+    // would let the buyer pay in their own currency, and every such payment would be refused.
+    adaptive_pricing: { enabled: false },
     success_url: request.successUrl,
     cancel_url: request.cancelUrl,
     expires_at: Math.floor(request.expiresAt.getTime() / 1000),

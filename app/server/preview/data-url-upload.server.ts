@@ -53,7 +53,13 @@ export async function readDataUrlUpload<Fields extends { filename?: string }>(
       continue;
     }
     if (range.end - range.start > MAX_SMALL_FIELD_BYTES) throw jsonError(400, API_MESSAGES.invalidJson);
-    small[name] = JSON.parse(new TextDecoder().decode(body.subarray(range.start, range.end)));
+    // The walk above only delimits a value; `tru` or `01` is delimited but is no JSON: the
+    // sender's mistake, a 400, never a 500.
+    try {
+      small[name] = JSON.parse(new TextDecoder().decode(body.subarray(range.start, range.end)));
+    } catch {
+      throw jsonError(400, API_MESSAGES.invalidJson);
+    }
   }
   const parsed = schema.safeParse(small);
   if (!parsed.success) throw validationError(parsed.error);
