@@ -11,6 +11,7 @@ import { deliverDueEmails } from "~/server/orders/order-emails.server";
 import { resendOnceAfterLocalStart, sweepStuckImages } from "~/server/jobs/processing-sweep.server";
 import { applyRetention, RETENTION_CRON } from "~/server/jobs/retention.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
+import { handlePrintSubmissions } from "~/server/printing/printing.server";
 import { API_MESSAGES } from "~/lib/customer-copy";
 import { isForeignStateChange } from "~/server/http/request-origin.server";
 import { newCspNonce, withSecurityHeaders } from "~/server/http/security-headers.server";
@@ -47,6 +48,11 @@ export default {
     );
     if (visitor.setCookie) response.headers.append("Set-Cookie", visitor.setCookie);
     return response;
+  },
+
+  /** print-submissions and its dead-letter queue: paid orders to the print partner (decision 028). */
+  async queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+    await handlePrintSubmissions(batch, env);
   },
 
   /**

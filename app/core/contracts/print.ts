@@ -15,3 +15,16 @@ export const PRINT_PREFIX = "print/";
 export function printKeyFor(orderNumber: string): string {
   return `${PRINT_PREFIX}${orderNumber}.pdf`;
 }
+
+/**
+ * One queue message per paid order whose print files exist (print-submissions, consumed by the
+ * app Worker): send it to the print partner (docs/decisions/028).
+ */
+export interface PrintSubmission {
+  orderId: number;
+}
+
+/** The book's cover, a separate PDF as the print partner asks. */
+export function coverKeyFor(orderNumber: string): string {
+  return `${PRINT_PREFIX}${orderNumber}-cover.pdf`;
+}

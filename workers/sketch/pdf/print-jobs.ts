@@ -20,7 +20,7 @@ import type { Image, Order, PrintPage } from "../../../app/core/db/schema.server
 import { DEFAULT_DETAIL_LEVEL } from "../../../app/core/engine-limits";
 import { drawnLevel } from "../../../app/core/contracts/sketch";
 import { retryDelaySeconds, type SketchEnv } from "../consumer";
-import { printKeyFor, type PrintJob } from "../../../app/core/contracts/print";
+import { printKeyFor, type PrintJob, type PrintSubmission } from "../../../app/core/contracts/print";
 import { describeError } from "../errors";
 import { writeBookPdf } from "./book-pdf";
 import { R2MultipartSink } from "./sink";
@@ -34,6 +34,8 @@ export const DEFAULT_SKETCH_WAIT_SECONDS = 60;
 export interface PrintEnv extends SketchEnv {
   /** Overrides DEFAULT_SKETCH_WAIT_SECONDS (the tests do not wait a minute). */
   PRINT_SKETCH_WAIT_SECONDS?: string;
+  /** The app Worker sends the order to the print partner once its PDF exists (decision 028). */
+  PRINT_SUBMIT_QUEUE?: Queue<PrintSubmission>;
 }
 
 const { orders, books, images } = schema;
@@ -64,6 +66,9 @@ async function handlePrintJob(message: Message<unknown>, env: PrintEnv): Promise
       return;
     }
     if (outcome.status === "skipped") console.warn(`order ${orderId}: no PDF: ${outcome.reason}`);
+    // The PDF exists (new or stored before): on to the printer. Sending twice is harmless (the
+    // app Worker sends each order once); a failed send retries this message.
+    else await env.PRINT_SUBMIT_QUEUE?.send({ orderId } satisfies PrintSubmission);
     message.ack();
   } catch (error) {
     console.error(`order ${orderId}: PDF attempt ${message.attempts} failed, will retry: ${describeError(error)}`);
