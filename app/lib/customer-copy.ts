@@ -419,6 +419,8 @@ export const ORDER_EMAIL_TEXT = {
   shippedHeading: "Your book is on its way!",
   shippedIntro: "Good news: your coloring book has been printed and posted.",
   trackingNumber: "Tracking number",
+  carrier: "Carrier",
+  carrierLink: "Follow the parcel with the carrier",
   shippedOutro: "Use the tracking number with the delivery service, or follow your order on its tracking page.",
   questions: `Questions about your order? Write to us at ${CONTACT_EMAIL} and quote your order number.`,
   signOff: `With love, the ${SHOP_NAME} team`,
@@ -498,6 +500,8 @@ export const ADMIN_PAYMENT_PROBLEM_LABELS = {
 /** What /orders/{number} adds once the book has shipped. */
 export const ORDER_TRACKING_SHIPPED_TEXT = {
   trackingNumber: "Tracking number",
+  carrier: "Carrier",
+  trackingLink: "Follow the parcel",
   shippedOn: "Shipped on",
 } as const;
 

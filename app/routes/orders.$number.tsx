@@ -118,6 +118,22 @@ function TrackedOrderView({ order }: { order: TrackedOrder }) {
           <dd data-testid="tracking-number" className="break-all font-mono font-semibold">
             {order.shipment.trackingNumber}
           </dd>
+          {order.shipment.carrier ? (
+            <>
+              <dt>{ORDER_TRACKING_SHIPPED_TEXT.carrier}</dt>
+              <dd data-testid="carrier">{order.shipment.carrier}</dd>
+            </>
+          ) : null}
+          {order.shipment.trackingUrl ? (
+            <>
+              <dt className="sr-only">{ORDER_TRACKING_SHIPPED_TEXT.trackingLink}</dt>
+              <dd className="col-span-2">
+                <a data-testid="tracking-link" href={order.shipment.trackingUrl} rel="noopener noreferrer" className="font-medium text-indigo-700 underline">
+                  {ORDER_TRACKING_SHIPPED_TEXT.trackingLink}
+                </a>
+              </dd>
+            </>
+          ) : null}
           {order.shipment.shippedOn ? (
             <>
               <dt>{ORDER_TRACKING_SHIPPED_TEXT.shippedOn}</dt>

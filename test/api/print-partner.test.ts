@@ -149,7 +149,7 @@ describe("the print-submissions queue", () => {
       const ctx = createExecutionContext();
       await handlePrintSubmissions(batch, luluEnv, fake.fetch);
       const result = await getQueueResult(batch, ctx);
-      expect(result.retryMessages.map((retry) => retry.msgId)).toEqual([`m${attempts}`]);
+      expect(result.retryMessages.map((retry: { msgId: string }) => retry.msgId)).toEqual([`m${attempts}`]);
       expect(result.explicitAcks).toEqual([]);
     }
     expect([1, 2, 3, 7, 20].map(submitRetryDelaySeconds)).toEqual([30, 60, 120, 1800, 1800]);

@@ -19,7 +19,7 @@ export interface TrackedOrder {
   steps: { id: "paid" | "printing" | "shipped"; label: string; done: boolean; detail: string | null }[];
   estimatedDelivery: string;
   /** Set once the desk marks the order shipped (/admin). */
-  shipment: { trackingNumber: string; shippedOn: string | null } | null;
+  shipment: { trackingNumber: string; carrier: string | null; trackingUrl: string | null; shippedOn: string | null } | null;
 }
 
 const ORDER_NUMBER_PATTERN = /^CB-\d{8}-[2-9A-HJ-NP-Z]{5}$/;
@@ -66,7 +66,13 @@ function trackedOrder(order: Order, bookTitle: string): TrackedOrder {
     estimatedDelivery: order.estimatedDelivery ?? DELIVERY_RANGE_TEXT,
     shipment:
       shipped && order.trackingNumber
-        ? { trackingNumber: order.trackingNumber, shippedOn: order.shippedAt ? formatDay(order.shippedAt) : null }
+        ? {
+            trackingNumber: order.trackingNumber,
+            // Set by the print partner's webhook (docs/decisions/028); the desk's manual move has neither.
+            carrier: order.carrier,
+            trackingUrl: order.trackingUrl,
+            shippedOn: order.shippedAt ? formatDay(order.shippedAt) : null,
+          }
         : null,
   };
 }
