@@ -430,10 +430,17 @@ export const ORDER_EMAIL_TEXT = {
 export const ADMIN_ORDER_STATUS_LABELS = {
   paid: "Paid",
   "pdf-ready": "PDF ready",
+  "sending-to-print": "Sending to the printer",
   "sent-to-print": "Sent to print",
+  "in-production": "In production",
+  "print-rejected": "Rejected by the printer",
+  "print-cancelled": "Cancelled at the printer",
+  "needs-attention": "Needs attention",
   shipped: "Shipped",
   refunded: "Refunded",
 } as const;
+/** The print partners' names on the desk (docs/decisions/028). */
+export const PRINT_PARTNER_LABELS: Record<string, string> = { lulu: "Lulu", "local-test": "Local test printer" };
 /** An order email's delivery state (order_emails.status) in the desk's words. */
 export const ADMIN_EMAIL_STATUS_LABELS = {
   pending: "Waiting to send",
@@ -490,6 +497,19 @@ export const ADMIN_TEXT = {
   paymentMarkedRefunded: "Payment marked refunded.",
   paymentAlreadyRefunded: "This payment was already marked refunded.",
   unknownPayment: "There is no such payment to review.",
+  printJob: "Printer's job",
+  printReason: "Printer's reason",
+  sendAgain: "Send again",
+  sentAgain: "Sent to the printer again.",
+  cannotSendAgain: "Only an order the printer rejected or cancelled, or that needs attention, can be sent again.",
+  testPrinterLink: "Test printer",
+  testPrinterTitle: "Test printer",
+  testPrinterIntro:
+    "Plays the print partner under npm run dev and in tests: each move calls the shop's print webhook exactly as Lulu would, signed.",
+  testPrinterNoJobs: "No print jobs yet. A paid order comes here by itself once its PDF is made.",
+  testPrinterMoves: { IN_PRODUCTION: "Start production", SHIPPED: "Ship with a tracking number", REJECTED: "Reject" },
+  testPrinterMoved: "Moved; the shop's webhook answered:",
+  testPrinterUnknownJob: "There is no such test print job.",
 } as const;
 /** Why a payment is on the desk's list to review (payment_problems.kind). */
 export const ADMIN_PAYMENT_PROBLEM_LABELS = {

@@ -178,3 +178,36 @@ describe("the local test printer", () => {
     expect(shipped.trackingNumber).toMatch(/^TEST\d{8}$/);
   });
 });
+
+describe("the orders desk shows the printer's side", () => {
+  async function deskCookie() {
+    const response = await SELF.fetch(`${ORIGIN}/admin/sign-in`, { method: "POST", body: new URLSearchParams({ password: env.ADMIN_LOCAL_PASSWORD! }), redirect: "manual" });
+    return response.headers.getSetCookie().find((cookie) => cookie.startsWith("cb_admin="))!.split(";")[0];
+  }
+
+  it("a rejected order shows the printer's reason and job, and Send again queues it with a new external id", async () => {
+    const { order, jobId } = await sentOrder();
+    await deliver(body(jobId, "REJECTED", "2026-11-27T10:00:00Z"));
+    const cookie = await deskCookie();
+    const desk = await SELF.fetch(`${ORIGIN}/admin?_data=routes%2Fadmin._index`, { headers: { Cookie: cookie } });
+    const { orders } = (await desk.json()) as { orders: { orderNumber: string; status: string; print: unknown; can: { sendAgain: boolean; sendToPrint: boolean } }[] };
+    const card = orders.find((candidate) => candidate.orderNumber === order.orderNumber)!;
+    expect(card).toMatchObject({
+      status: "print-rejected",
+      print: { partner: "local-test", jobId, detail: "Interior file: fonts not embedded." },
+      can: { sendAgain: true, sendToPrint: false },
+    });
+
+    const act = (intent: string) =>
+      SELF.fetch(`${ORIGIN}/admin?index&_data=routes%2Fadmin._index`, {
+        method: "POST",
+        headers: { Cookie: cookie },
+        body: new URLSearchParams({ intent, orderNumber: order.orderNumber }),
+      });
+    const again = await act("send-again");
+    expect(again.status).toBe(200);
+    expect(await orderById(order.id)).toMatchObject({ printStatus: null, printJobId: null, printAttempt: 2 });
+    // Only once: it is no longer rejected.
+    expect((await act("send-again")).status).toBe(409);
+  });
+});
