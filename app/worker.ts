@@ -12,6 +12,7 @@ import { resendOnceAfterLocalStart, sweepStuckImages } from "~/server/jobs/proce
 import { applyRetention, RETENTION_CRON } from "~/server/jobs/retention.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
 import { handlePrintSubmissions } from "~/server/printing/printing.server";
+import { resendStalledPrints } from "~/server/jobs/print-resend.server";
 import { API_MESSAGES } from "~/lib/customer-copy";
 import { isForeignStateChange } from "~/server/http/request-origin.server";
 import { newCspNonce, withSecurityHeaders } from "~/server/http/security-headers.server";
@@ -72,6 +73,8 @@ export default {
       runJob("order emails", () => deliverDueEmails(env, now)),
       // Images stuck in processing (the dead-letter consumer failed too): sent again or failed.
       runJob("processing sweep", () => sweepStuckImages(env, now)),
+      // Paid orders still without a PDF, or whose PDF never reached the print partner (decision 028).
+      runJob("print resend", () => resendStalledPrints(env, now)),
     ]);
     // Still reported as a failed invocation (Cron Trigger metrics), after every job had its go.
     const failed = results.find((result) => result.status === "rejected");

@@ -40,8 +40,10 @@ export const adminSignInSchema = z.object({
   password: z.string({ required_error: ADMIN_TEXT.passwordRequired }).min(1, ADMIN_TEXT.passwordRequired).max(200),
 });
 
-/** The local test printer's moves (/admin/test-printer, docs/decisions/028). */
+/** The local test printer's moves (/admin/test-printer, docs/decisions/028), in Lulu's status names. */
+export const TEST_PRINTER_MOVES = ["IN_PRODUCTION", "SHIPPED", "REJECTED"] as const;
+export type TestPrinterMove = (typeof TEST_PRINTER_MOVES)[number];
 export const testPrinterMoveSchema = z.object({
   jobId: z.coerce.number().int().positive(),
-  move: z.enum(["IN_PRODUCTION", "SHIPPED", "REJECTED"]),
+  move: z.enum(TEST_PRINTER_MOVES),
 });

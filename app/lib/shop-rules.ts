@@ -250,3 +250,9 @@ export const PRINT_SUBMIT_RETRY_BASE_SECONDS = 30;
 export const PRINT_SUBMIT_RETRY_MAX_SECONDS = 30 * 60;
 /** A cached partner token is renewed this long before the partner says it expires. */
 export const PRINT_TOKEN_RENEW_MARGIN_SECONDS = 60;
+/** The hourly cron sends a paid order's PDF or print job again once it has waited this long for it. */
+export const PRINT_RESEND_AFTER_MINUTES = 30;
+/** ...for orders paid this recently; an older one is for a person (the desk shows it). */
+export const PRINT_RESEND_WINDOW_DAYS = 14;
+/** Orders one cron run sends again at most (each is one queue message). */
+export const PRINT_RESEND_BATCH_SIZE = 50;

@@ -7,11 +7,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { buttonStyles } from "~/components/button-styles";
-import { testPrinterMoveSchema } from "~/lib/admin-schemas";
+import { TEST_PRINTER_MOVES, testPrinterMoveSchema } from "~/lib/admin-schemas";
 import { ADMIN_TEXT, SHOP_NAME } from "~/lib/customer-copy";
 import { database } from "~/core/db/database.server";
 import { adminNotFound, requireAdmin } from "~/server/admin/admin-access.server";
-import { LOCAL_PRINTER_MOVES, listLocalPrintJobs } from "~/server/printing/local-test-printer.server";
+import { listLocalPrintJobs } from "~/server/printing/local-test-printer.server";
 import { playTestPrinterMove, printPartnerFor } from "~/server/printing/printing.server";
 
 export const meta: MetaFunction = () => [{ title: `${ADMIN_TEXT.testPrinterTitle} – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
@@ -66,7 +66,7 @@ export default function TestPrinter() {
                 </p>
                 <Form method="post" className="flex flex-wrap gap-2">
                   <input type="hidden" name="jobId" value={job.id} />
-                  {LOCAL_PRINTER_MOVES.map((move) => (
+                  {TEST_PRINTER_MOVES.map((move) => (
                     <button key={move} type="submit" name="move" value={move} className={`${buttonStyles.secondary} px-3 py-1.5`}>
                       {ADMIN_TEXT.testPrinterMoves[move]}
                     </button>

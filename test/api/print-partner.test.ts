@@ -9,6 +9,7 @@ import { database } from "~/core/db/database.server";
 import { forgetLuluTokens, LULU_COIL_BOUND_LETTER_BW, luluPartner } from "~/server/printing/lulu.server";
 import { PrintPartnerUnavailableError } from "~/server/printing/print-partner.server";
 import { handlePrintSubmissions, sendAgain, sendOrderToPrinter, submitRetryDelaySeconds } from "~/server/printing/printing.server";
+import { resendStalledPrints } from "~/server/jobs/print-resend.server";
 import { FAKE_LULU_BASE, FakeLulu } from "./fake-lulu";
 import { orderById, paidOrderWithPdf } from "./print-helpers";
 
@@ -167,5 +168,41 @@ describe("the print-submissions queue", () => {
     await handlePrintSubmissions(batch, env);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["n1"]);
     expect((await orderById(order.id)).printStatus).toBeNull();
+  });
+});
+
+describe("the hourly cron sends stalled prints again", () => {
+  function recordingQueue() {
+    const sent: unknown[] = [];
+    return { sent, queue: { send: async (body: unknown) => void sent.push(body), sendBatch: async (items: { body: unknown }[]) => void sent.push(...items.map((item) => item.body)) } as unknown as Queue };
+  }
+
+  it("queues the PDF of a paid order that has none after a while, and the print job of one that never reached the printer", async () => {
+    const now = new Date("2026-11-26T12:00:00Z");
+    const hourAgo = new Date(now.getTime() - 60 * 60_000);
+    const noPdf = await paidOrderWithPdf({ pdfKey: null, pdfReadyAt: null, paidAt: hourAgo });
+    const notSent = await paidOrderWithPdf({ paidAt: hourAgo, pdfReadyAt: hourAgo });
+    // Too recent, already with the printer, refunded, or far too old: left alone.
+    const recent = await paidOrderWithPdf({ pdfKey: null, pdfReadyAt: null, paidAt: new Date(now.getTime() - 5 * 60_000) });
+    const withPrinter = await paidOrderWithPdf({ paidAt: hourAgo, pdfReadyAt: hourAgo, printStatus: "sent", printJobId: "1" });
+    const refunded = await paidOrderWithPdf({ pdfKey: null, pdfReadyAt: null, paidAt: hourAgo, refundedAt: now });
+    const ancient = await paidOrderWithPdf({ pdfKey: null, pdfReadyAt: null, paidAt: new Date("2026-01-01T00:00:00Z") });
+
+    const pdfs = recordingQueue();
+    const submissions = recordingQueue();
+    const cronEnv = { ...env, LOCAL_TEST_PRINTER: "on", PRINT_QUEUE: pdfs.queue, PRINT_SUBMIT_QUEUE: submissions.queue };
+    await resendStalledPrints(cronEnv, now);
+    const ids = (sent: unknown[]) => sent.map((body) => (body as { orderId: number }).orderId);
+    expect(ids(pdfs.sent)).toContain(noPdf.id);
+    expect(ids(submissions.sent)).toContain(notSent.id);
+    for (const untouched of [recent, withPrinter, refunded, ancient]) {
+      expect(ids(pdfs.sent)).not.toContain(untouched.id);
+      expect(ids(submissions.sent)).not.toContain(untouched.id);
+    }
+
+    // With no print partner (the manual desk), no print job is queued.
+    const manual = recordingQueue();
+    await resendStalledPrints({ ...env, PRINT_QUEUE: recordingQueue().queue, PRINT_SUBMIT_QUEUE: manual.queue }, now);
+    expect(manual.sent).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
  * signed with Lulu-HMAC-SHA256, handed to the same handler that serves /api/print-webhook.
  */
 import { desc, eq } from "drizzle-orm";
+import type { TestPrinterMove } from "~/lib/admin-schemas";
 import type { Database } from "~/core/db/database.server";
 import { localPrintJobs, type LocalPrintJob } from "~/core/db/schema.server";
 import type { PrintPartner } from "./print-partner.server";
@@ -33,12 +34,9 @@ export async function listLocalPrintJobs(db: Database): Promise<LocalPrintJob[]>
   return db.select().from(localPrintJobs).orderBy(desc(localPrintJobs.id)).limit(50);
 }
 
-/** The moves the test printer's page offers, in Lulu's status names. */
-export const LOCAL_PRINTER_MOVES = ["IN_PRODUCTION", "SHIPPED", "REJECTED"] as const;
-export type LocalPrinterMove = (typeof LOCAL_PRINTER_MOVES)[number];
 
 /** Moves a job on and returns the webhook request Lulu would send for it, signed; null if no such job. */
-export async function moveLocalPrintJob(db: Database, jobId: number, to: LocalPrinterMove, origin: string, now: Date): Promise<Request | null> {
+export async function moveLocalPrintJob(db: Database, jobId: number, to: TestPrinterMove, origin: string, now: Date): Promise<Request | null> {
   const [job] = await db.select().from(localPrintJobs).where(eq(localPrintJobs.id, jobId));
   if (!job) return null;
   const trackingId = to === "SHIPPED" ? (job.trackingId ?? `TEST${String(job.id).padStart(8, "0")}`) : job.trackingId;

@@ -17,7 +17,8 @@ import { database, type Database } from "~/core/db/database.server";
 import { books, orders, type Order } from "~/core/db/schema.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
 import { shopOrigin } from "~/server/orders/order-emails.server";
-import { localTestPrinter, moveLocalPrintJob, type LocalPrinterMove } from "./local-test-printer.server";
+import type { TestPrinterMove } from "~/lib/admin-schemas";
+import { localTestPrinter, moveLocalPrintJob } from "./local-test-printer.server";
 import { handlePrintWebhook, type WebhookAnswer } from "./print-webhook.server";
 import { LULU_COIL_BOUND_LETTER_BW, LULU_DEFAULT_SHIPPING_LEVEL, LULU_PRODUCTION_API, luluPartner } from "./lulu.server";
 import { signedPrintFileUrl } from "./print-files.server";
@@ -220,7 +221,7 @@ function submissionOrderId(body: unknown): number | null {
  * The test printer page's move: the local job moves on, and the shop's webhook handler gets the
  * signed call Lulu would make. Null when the local test printer is not the partner or has no such job.
  */
-export async function playTestPrinterMove(env: Env, db: Database, jobId: number, move: LocalPrinterMove, now = new Date()): Promise<WebhookAnswer | null> {
+export async function playTestPrinterMove(env: Env, db: Database, jobId: number, move: TestPrinterMove, now = new Date()): Promise<WebhookAnswer | null> {
   const partner = printPartnerFor(env, db);
   if (partner?.name !== "local-test") return null;
   const request = await moveLocalPrintJob(db, jobId, move, shopOrigin(env), now);
