@@ -7,7 +7,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { EXTRA_PAGES } from "~/lib/shop-rules";
-import { printKeyFor } from "../../app/core/contracts/print";
+import { coverKeyFor, printKeyFor } from "../../app/core/contracts/print";
 import { parsePdf, shownText } from "../sketch/pdf-parser";
 import { orderRow, payLocally, TEST_DELIVERY, uploadedPhotos, Visitor } from "./helpers";
 
@@ -48,5 +48,25 @@ describe("print-ready PDF of a paid order", () => {
     expect(shownText(pdf.pages[1].content).join(" ")).toBe(form.customMessage);
     // Each 96 x 72 photo's page is drawn at print size (300 dpi on the 11 in long edge).
     for (const page of pdf.pages.slice(2)) expect([page.image!.width, page.image!.height]).toEqual([3300, 2475]);
+    // Interior pages: 8.5 x 11 in trim with 0.125 in bleed (decision 028).
+    for (const page of pdf.pages) {
+      expect(page.mediaBox).toEqual([0, 0, 630, 810]);
+      expect(page.trimBox).toEqual([9, 9, 621, 801]);
+    }
+
+    // The cover, a PDF of its own for the print partner: back and front side by side, no spine
+    // (coil), 0.125 in bleed: 17.25 x 11.25 in, the title and one of the book's pages on the front.
+    const coverObject = await env.IMAGES.get(coverKeyFor(order!.order_number as string));
+    expect(coverObject!.httpMetadata?.contentType).toBe("application/pdf");
+    const cover = parsePdf(new Uint8Array(await coverObject!.arrayBuffer()));
+    expect(cover.pages).toHaveLength(1);
+    expect(cover.pages[0].mediaBox).toEqual([0, 0, 1242, 810]);
+    expect(cover.pages[0].trimBox).toEqual([9, 9, 1233, 801]);
+    expect(shownText(cover.pages[0].content)).toEqual(["Grandpa's Garden"]);
+    expect([cover.pages[0].image!.width, cover.pages[0].image!.height]).toEqual([3300, 2475]);
+    // Everything on the front half (x from 621 pt), inside its safety margin.
+    const placement = cover.pages[0].content.match(/q ([\d.]+) 0 0 ([\d.]+) ([\d.]+) ([\d.]+) cm/)!.slice(1).map(Number);
+    expect(placement[2]).toBeGreaterThanOrEqual(621 + 27);
+    expect(placement[2] + placement[0]).toBeLessThanOrEqual(1233 - 27 + 0.01);
   });
 });

@@ -19,6 +19,7 @@
 import { and, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { BOOK_RETENTION_DAYS, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, PAYMENT_CONFIRMATION_GRACE_DAYS, UNUSED_CHECKOUT_RETENTION_DAYS } from "~/lib/shop-rules";
 import { debugKeysFor, regionsKeyFor } from "~/core/contracts/sketch";
+import { coverKeyFor } from "~/core/contracts/print";
 import { database, type Database } from "~/core/db/database.server";
 import { books, checkouts, images, orders, uploads } from "~/core/db/schema.server";
 import type { Env } from "~/server/http/env.server";
@@ -176,8 +177,12 @@ async function objectKeysOfBooks(db: Database, ids: number[]): Promise<string[]>
 }
 
 async function printPdfKeys(db: Database, ids: number[]): Promise<string[]> {
-  const rows = await db.select({ key: orders.pdfKey }).from(orders).where(and(inArray(orders.bookId, ids), isNotNull(orders.pdfKey)));
-  return rows.map((row) => row.key!);
+  const rows = await db
+    .select({ key: orders.pdfKey, orderNumber: orders.orderNumber })
+    .from(orders)
+    .where(and(inArray(orders.bookId, ids), isNotNull(orders.pdfKey)));
+  // The print partner's cover goes with the interior (decision 028).
+  return rows.flatMap((row) => [row.key!, coverKeyFor(row.orderNumber)]);
 }
 
 async function deleteObjects(env: Env, keys: string[]): Promise<void> {

@@ -20,9 +20,9 @@ import type { Image, Order, PrintPage } from "../../../app/core/db/schema.server
 import { DEFAULT_DETAIL_LEVEL } from "../../../app/core/engine-limits";
 import { drawnLevel } from "../../../app/core/contracts/sketch";
 import { retryDelaySeconds, type SketchEnv } from "../consumer";
-import { printKeyFor, type PrintJob, type PrintSubmission } from "../../../app/core/contracts/print";
+import { coverKeyFor, printKeyFor, type PrintJob, type PrintSubmission } from "../../../app/core/contracts/print";
 import { describeError } from "../errors";
-import { writeBookPdf } from "./book-pdf";
+import { writeBookPdf, writeCoverPdf } from "./book-pdf";
 import { R2MultipartSink } from "./sink";
 
 export const PRINT_QUEUE = "print-jobs";
@@ -111,6 +111,16 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
     console.warn(`order ${order.orderNumber}: image ${imageId} left out of the PDF (${reason})`);
   }
   if (printable.length === 0) return { status: "skipped", reason: "the book has no drawn pages to print; needs review" };
+
+  // The cover first (the print partner takes it as a file of its own, decision 028): once the
+  // interior is stored, a later run records it without rebuilding, so the cover must exist by then.
+  const coverKey = coverKeyFor(order.orderNumber);
+  if (!(await env.IMAGES.head(coverKey))) {
+    await writeCoverPdf(new R2MultipartSink(env.IMAGES, coverKey, { httpMetadata: { contentType: "application/pdf" } }), {
+      title: book.title,
+      front: () => loadSketch(env.IMAGES, printable[0]),
+    });
+  }
 
   const sink = new R2MultipartSink(env.IMAGES, key, {
     httpMetadata: { contentType: "application/pdf" },
