@@ -3,7 +3,7 @@
  * it: messages, labels, page titles, emails, the retention texts (docs/decisions/021). Import from
  * here; never retype a message elsewhere. Numbers a text states come from shop-rules.ts.
  */
-import { BOOK_RETENTION_DAYS, CHECKOUT_TTL_SECONDS, DELIVERY_COUNTRIES, type DeliveryCountry, FREE_PREVIEW_RETENTION_HOURS, MAX_PHOTOS_PER_BOOK, MAX_TRACKING_NUMBER_LENGTH, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, TOAST_HOTKEY, UNUSED_CHECKOUT_RETENTION_DAYS } from "./shop-rules";
+import { BOOK_RETENTION_DAYS, CHECKOUT_TTL_SECONDS, CUSTOMER_PDF_LINK_DAYS, DELIVERY_COUNTRIES, type DeliveryCountry, FREE_PREVIEW_RETENTION_HOURS, MAX_PHOTOS_PER_BOOK, MAX_TRACKING_NUMBER_LENGTH, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, TOAST_HOTKEY, UNUSED_CHECKOUT_RETENTION_DAYS } from "./shop-rules";
 import { type BookType } from "../core/catalog";
 import { type DetailLevel } from "../core/engine-limits";
 import { CONVERSION_ERROR_DEFAULT } from "../core/engine-messages";
@@ -518,6 +518,14 @@ export const ADMIN_PAYMENT_PROBLEM_LABELS = {
   "paid-twice": "Second payment for a book already paid",
 } as const;
 /** What /orders/{number} adds once the book has shipped. */
+/** The customer's own PDF of their book, to print at home (docs/decisions/028). */
+export const CUSTOMER_PDF_TEXT = {
+  download: "Download your book as a PDF",
+  note: `Print pages at home while you wait for the post. The link works for ${CUSTOMER_PDF_LINK_DAYS} days; this page always gives you a fresh one.`,
+  beingMade: "Your book's PDF is being made. Its download link will appear here and on your order page.",
+  expired: "That download link has expired. Here is a fresh one.",
+} as const;
+
 export const ORDER_TRACKING_SHIPPED_TEXT = {
   trackingNumber: "Tracking number",
   carrier: "Carrier",

@@ -256,3 +256,5 @@ export const PRINT_RESEND_AFTER_MINUTES = 30;
 export const PRINT_RESEND_WINDOW_DAYS = 14;
 /** Orders one cron run sends again at most (each is one queue message). */
 export const PRINT_RESEND_BATCH_SIZE = 50;
+/** The customer's own download link of their book's PDF lasts this long; their order page gives a fresh one. */
+export const CUSTOMER_PDF_LINK_DAYS = 30;

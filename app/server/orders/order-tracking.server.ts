@@ -18,6 +18,8 @@ export interface TrackedOrder {
   pages: number;
   steps: { id: "paid" | "printing" | "shipped"; label: string; done: boolean; detail: string | null }[];
   estimatedDelivery: string;
+  /** The print PDF exists: the page gives a download link (customer-pdf.server.ts). */
+  pdfReady: boolean;
   /** Set once the desk marks the order shipped (/admin). */
   shipment: { trackingNumber: string; carrier: string | null; trackingUrl: string | null; shippedOn: string | null } | null;
 }
@@ -64,6 +66,7 @@ function trackedOrder(order: Order, bookTitle: string): TrackedOrder {
       { id: "shipped", label: "Shipped", done: shipped, detail: shipped && order.shippedAt ? formatDay(order.shippedAt) : null },
     ],
     estimatedDelivery: order.estimatedDelivery ?? DELIVERY_RANGE_TEXT,
+    pdfReady: Boolean(order.pdfKey),
     shipment:
       shipped && order.trackingNumber
         ? {
