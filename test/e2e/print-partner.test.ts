@@ -3,7 +3,8 @@
  * local test printer, as `npm run dev` runs it: a book is paid → its PDF is made and the order
  * reaches the printer by itself → the test printer's page moves it to in production, then shipped
  * with a tracking number (each move calling our webhook, signed, as Lulu would) → the desk, the
- * customer's tracking page and the outbox show the tracking number.
+ * customer's tracking page and the outbox show the tracking number; the customer downloads their
+ * book's PDF from the success page.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -73,6 +74,15 @@ describe("print partner (local test printer)", () => {
       .toBe("Sent to print");
     expect(await card.getByTestId("desk-print").textContent()).toContain("Local test printer");
     await admin.screenshot({ path: screenshotPath("print-partner-01-desk-sent"), fullPage: true });
+
+    // The customer's own PDF, on the success page they are still on (it asks again until the PDF is made).
+    const pdfLink = customer.getByTestId("customer-pdf-link");
+    await pdfLink.waitFor({ timeout: 60_000 });
+    await customer.screenshot({ path: screenshotPath("print-partner-00-success-pdf"), fullPage: true });
+    const download = await customer.request.get((await pdfLink.getAttribute("href"))!);
+    expect(download.status()).toBe(200);
+    expect(download.headers()["content-type"]).toBe("application/pdf");
+    expect((await download.body()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
 
     // The test printer plays Lulu: production, then shipping with a tracking number.
     await admin.getByRole("link", { name: "Test printer" }).click();
