@@ -206,3 +206,30 @@ describe("the hourly cron sends stalled prints again", () => {
     expect(manual.sent).toEqual([]);
   });
 });
+
+describe("an order that needs attention because a page could not be printed", () => {
+  it("is left to a person by the cron, and the desk's Send again builds its PDF again", async () => {
+    const now = new Date("2026-11-26T12:00:00Z");
+    const order = await paidOrderWithPdf({
+      pdfKey: null,
+      pdfReadyAt: null,
+      paidAt: new Date(now.getTime() - 60 * 60_000),
+      printStatus: "needs-attention",
+      printStatusDetail: "Not printed: photo 7 (cat.jpg): failed: gave up",
+    });
+    const pdfs: unknown[] = [];
+    const submissions: unknown[] = [];
+    const queues = {
+      PRINT_QUEUE: { send: async (body: unknown) => void pdfs.push(body), sendBatch: async (items: { body: unknown }[]) => void pdfs.push(...items.map((i) => i.body)) } as unknown as Queue,
+      PRINT_SUBMIT_QUEUE: { send: async (body: unknown) => void submissions.push(body), sendBatch: async () => undefined } as unknown as Queue,
+    };
+    await resendStalledPrints({ ...env, ...queues }, now);
+    expect(pdfs).not.toContainEqual({ orderId: order.id });
+    pdfs.length = 0; // other tests' orders the cron found
+
+    expect(await sendAgain({ ...env, ...queues }, db, order)).toBe(true);
+    expect(pdfs).toEqual([{ orderId: order.id }]);
+    expect(submissions).toEqual([]);
+    expect(await orderById(order.id)).toMatchObject({ printStatus: null, printStatusDetail: null });
+  });
+});

@@ -25,7 +25,8 @@ export async function resendStalledPrints(env: Env, now: Date): Promise<{ pdfs: 
   const withoutPdf = await db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(open, isNull(orders.pdfKey), lt(orders.paidAt, waitedSince)))
+    // One that needs attention (a page that cannot be printed) waits for a person's Send again.
+    .where(and(open, isNull(orders.pdfKey), isNull(orders.printStatus), lt(orders.paidAt, waitedSince)))
     .limit(PRINT_RESEND_BATCH_SIZE);
   if (withoutPdf.length) await env.PRINT_QUEUE.sendBatch(withoutPdf.map(({ id }) => ({ body: { orderId: id } satisfies PrintJob })));
 

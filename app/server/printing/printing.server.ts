@@ -12,7 +12,7 @@ import {
   PRINT_SUBMIT_RETRY_BASE_SECONDS,
   PRINT_SUBMIT_RETRY_MAX_SECONDS,
 } from "~/lib/shop-rules";
-import type { PrintSubmission } from "~/core/contracts/print";
+import type { PrintJob, PrintSubmission } from "~/core/contracts/print";
 import { database, type Database } from "~/core/db/database.server";
 import { books, orders, type Order } from "~/core/db/schema.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
@@ -208,7 +208,9 @@ export async function sendAgain(env: Env, db: Database, order: Order): Promise<b
     .where(and(eq(orders.id, order.id), or(eq(orders.printStatus, "rejected"), eq(orders.printStatus, "cancelled"), eq(orders.printStatus, "needs-attention"))))
     .returning({ id: orders.id });
   if (!reset) return false;
-  await env.PRINT_SUBMIT_QUEUE.send({ orderId: order.id } satisfies PrintSubmission);
+  // No PDF yet (a page could not be printed): build it again, which sends it on once it exists.
+  if (!order.pdfKey) await env.PRINT_QUEUE.send({ orderId: order.id } satisfies PrintJob);
+  else await env.PRINT_SUBMIT_QUEUE.send({ orderId: order.id } satisfies PrintSubmission);
   return true;
 }
 

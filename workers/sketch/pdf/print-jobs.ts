@@ -11,7 +11,8 @@
  * It prints the pages the payment recorded (orders.print_pages, issue 23), not whatever the book
  * has selected when the job runs. A create-book order is paid before its photos are drawn, so
  * the job waits (retries with a delay) while any of those pages is pending or processing. A
- * failed image is left out of the book and logged. Idempotent: a PDF already stored for the
+ * page that failed, or is not drawn at its paid level, stops the order as "needs attention" on
+ * the desk with the page named: no short book is ever printed (decision 028). Idempotent: a PDF already stored for the
  * order is recorded, never rebuilt.
  */
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
@@ -41,7 +42,7 @@ export interface PrintEnv extends SketchEnv {
 const { orders, books, images } = schema;
 
 export type PrintOutcome =
-  | { status: "stored"; key: string; pageCount: number; leftOut: number[] }
+  | { status: "stored"; key: string; pageCount: number }
   | { status: "already-stored"; key: string }
   | { status: "waiting"; unfinished: number }
   | { status: "skipped"; reason: string };
@@ -107,10 +108,15 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
 
   const printable = pages.flatMap(({ print }) => (typeof print === "object" && "sketchKey" in print ? [print.sketchKey] : []));
   const leftOut = pages.flatMap(({ imageId, print }) => (typeof print === "object" && "leaveOut" in print ? [{ imageId, reason: print.leaveOut }] : []));
-  for (const { imageId, reason } of leftOut) {
-    console.warn(`order ${order.orderNumber}: image ${imageId} left out of the PDF (${reason})`);
+  // No short book is ever printed: a paid page that cannot be printed stops the order for a
+  // person (the desk shows it as needing attention, with the pages named), never goes out short.
+  if (leftOut.length > 0 || printable.length === 0) {
+    const named = await namePages(db, leftOut);
+    const reason = named.length ? `Not printed: ${named.join("; ")}` : "Not printed: the book has no drawn pages";
+    console.warn(`order ${order.orderNumber}: ${reason}`);
+    await markNeedsAttention(db, order.id, reason);
+    return { status: "skipped", reason };
   }
-  if (printable.length === 0) return { status: "skipped", reason: "the book has no drawn pages to print; needs review" };
 
   // The cover first (the print partner takes it as a file of its own, decision 028): once the
   // interior is stored, a later run records it without rebuilding, so the cover must exist by then.
@@ -138,7 +144,7 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
     console.warn(`order ${order.orderNumber}: a page prints at ${Math.round(result.lowestDpi)} dpi (small photo)`);
   }
   await recordPdf(env, order.id, key, now);
-  return { status: "stored", key, pageCount: result.pageCount, leftOut: leftOut.map((page) => page.imageId) };
+  return { status: "stored", key, pageCount: result.pageCount };
 }
 
 type PagePrint = { sketchKey: string } | "wait" | { leaveOut: string };
@@ -184,6 +190,25 @@ async function pagePrint(env: PrintEnv, page: PrintPage, row: Image | undefined)
   }
   if (row.processingStatus === "failed") return { leaveOut: `failed: ${row.error ?? "no reason"}` };
   return { leaveOut: `the page paid for (${page.sketchKey ?? `${page.detailLevel} level`}) is not drawn; needs review` };
+}
+
+/** "photo 12 (IMG_0042.jpg): failed: ...", for the desk. */
+async function namePages(db: Database, pages: { imageId: number; reason: string }[]): Promise<string[]> {
+  if (pages.length === 0) return [];
+  const rows = await db
+    .select({ id: images.id, name: images.originalFilename })
+    .from(images)
+    .where(inArray(images.id, pages.map((page) => page.imageId)));
+  const names = new Map(rows.map((row) => [row.id, row.name]));
+  return pages.map(({ imageId, reason }) => `photo ${imageId}${names.get(imageId) ? ` (${names.get(imageId)})` : ""}: ${reason}`);
+}
+
+/** The desk shows it with Send again; the hourly cron leaves it to a person. */
+async function markNeedsAttention(db: Database, orderId: number, reason: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ printStatus: "needs-attention", printStatusDetail: reason.slice(0, 500) })
+    .where(and(eq(orders.id, orderId), isNull(orders.printStatus)));
 }
 
 async function loadSketch(bucket: R2Bucket, key: string): Promise<Uint8Array> {
