@@ -28,3 +28,11 @@ export interface PrintSubmission {
 export function coverKeyFor(orderNumber: string): string {
   return `${PRINT_PREFIX}${orderNumber}-cover.pdf`;
 }
+
+/**
+ * The print partner's interior: the same pages single-sided, each followed by a blank back
+ * (decision 028). The customer and the desk get the plain PDF (printKeyFor).
+ */
+export function partnerInteriorKeyFor(orderNumber: string): string {
+  return `${PRINT_PREFIX}${orderNumber}-interior.pdf`;
+}

@@ -19,7 +19,7 @@
 import { and, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { BOOK_RETENTION_DAYS, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, PAYMENT_CONFIRMATION_GRACE_DAYS, UNUSED_CHECKOUT_RETENTION_DAYS } from "~/lib/shop-rules";
 import { debugKeysFor, regionsKeyFor } from "~/core/contracts/sketch";
-import { coverKeyFor } from "~/core/contracts/print";
+import { coverKeyFor, partnerInteriorKeyFor } from "~/core/contracts/print";
 import { database, type Database } from "~/core/db/database.server";
 import { books, checkouts, images, orders, uploads } from "~/core/db/schema.server";
 import type { Env } from "~/server/http/env.server";
@@ -181,8 +181,8 @@ async function printPdfKeys(db: Database, ids: number[]): Promise<string[]> {
     .select({ key: orders.pdfKey, orderNumber: orders.orderNumber })
     .from(orders)
     .where(and(inArray(orders.bookId, ids), isNotNull(orders.pdfKey)));
-  // The print partner's cover goes with the interior (decision 028).
-  return rows.flatMap((row) => [row.key!, coverKeyFor(row.orderNumber)]);
+  // The print partner's cover and single-sided interior go with the PDF (decision 028).
+  return rows.flatMap((row) => [row.key!, coverKeyFor(row.orderNumber), partnerInteriorKeyFor(row.orderNumber)]);
 }
 
 async function deleteObjects(env: Env, keys: string[]): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { PRINT_FILE_URL_TTL_SECONDS } from "~/lib/shop-rules";
-import { coverKeyFor } from "~/core/contracts/print";
+import { coverKeyFor, partnerInteriorKeyFor } from "~/core/contracts/print";
 import type { Database } from "~/core/db/database.server";
 import { orders } from "~/core/db/schema.server";
 import type { Env } from "~/server/http/env.server";
@@ -44,6 +44,7 @@ export async function openSignedPrintFile(
     .select({ pdfKey: orders.pdfKey })
     .from(orders)
     .where(and(eq(orders.orderNumber, orderNumber), eq(orders.paymentStatus, "paid")));
-  const key = file === "interior" ? order?.pdfKey : order?.pdfKey ? coverKeyFor(orderNumber) : null;
+  // The plain PDF marks the files done; the partner gets its single-sided interior and the cover.
+  const key = order?.pdfKey ? (file === "interior" ? partnerInteriorKeyFor(orderNumber) : coverKeyFor(orderNumber)) : null;
   return key ? env.IMAGES.get(key) : null;
 }

@@ -66,6 +66,11 @@ export interface BookPdfInput {
   dedication: string | null;
   /** One loader per sketch page, in book order; each is called only when its page is written. */
   pages: ReadonlyArray<() => Promise<Uint8Array>>;
+  /**
+   * Single-sided, for the print partner (decision 028): every page followed by a blank one, so
+   * each colouring page is on a sheet of its own with a white back (markers bleed through paper).
+   */
+  blankBacks?: boolean;
 }
 
 export interface BookPdfResult {
@@ -104,18 +109,24 @@ async function writeBook(pdf: PdfWriter, input: BookPdfInput): Promise<BookPdfRe
   const missing = new Set<string>();
   const fonts = `/Font << /F1 ${titleFont} 0 R /F2 ${textFont} 0 R >>`;
 
+  // Each Kids entry must be a page object of its own, so every blank back is its own (tiny) page.
+  const addPage = async (page: number) => {
+    kids.push(page);
+    if (input.blankBacks) kids.push(await textPage(pdf, pageTree, fonts, ""));
+  };
+
   const title = toWinAnsi(input.title);
   title.missing.forEach((char) => missing.add(char));
-  kids.push(await textPage(pdf, pageTree, fonts, titlePageContent(title.bytes)));
+  await addPage(await textPage(pdf, pageTree, fonts, titlePageContent(title.bytes)));
 
   const paragraphs = (input.dedication ?? "").trim().split(/\r?\n/).map(toWinAnsi);
   paragraphs.forEach((paragraph) => paragraph.missing.forEach((char) => missing.add(char)));
-  kids.push(await textPage(pdf, pageTree, fonts, dedicationPageContent(paragraphs.map((p) => p.bytes))));
+  await addPage(await textPage(pdf, pageTree, fonts, dedicationPageContent(paragraphs.map((p) => p.bytes))));
 
   let lowestDpi: number | null = null;
   for (const load of input.pages) {
     const { page, dpi } = await sketchPage(pdf, pageTree, await load());
-    kids.push(page);
+    await addPage(page);
     lowestDpi = lowestDpi === null ? dpi : Math.min(lowestDpi, dpi);
   }
 

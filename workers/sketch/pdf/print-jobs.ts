@@ -21,7 +21,7 @@ import type { Image, Order, PrintPage } from "../../../app/core/db/schema.server
 import { DEFAULT_DETAIL_LEVEL } from "../../../app/core/engine-limits";
 import { drawnLevel } from "../../../app/core/contracts/sketch";
 import { retryDelaySeconds, type SketchEnv } from "../consumer";
-import { coverKeyFor, printKeyFor, type PrintJob, type PrintSubmission } from "../../../app/core/contracts/print";
+import { coverKeyFor, partnerInteriorKeyFor, printKeyFor, type PrintJob, type PrintSubmission } from "../../../app/core/contracts/print";
 import { describeError } from "../errors";
 import { writeBookPdf, writeCoverPdf } from "./book-pdf";
 import { R2MultipartSink } from "./sink";
@@ -125,6 +125,17 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
     await writeCoverPdf(new R2MultipartSink(env.IMAGES, coverKey, { httpMetadata: { contentType: "application/pdf" } }), {
       title: book.title,
       front: () => loadSketch(env.IMAGES, printable[0]),
+    });
+  }
+
+  // The partner's single-sided interior, also before the plain PDF that marks the order done.
+  const partnerKey = partnerInteriorKeyFor(order.orderNumber);
+  if (!(await env.IMAGES.head(partnerKey))) {
+    await writeBookPdf(new R2MultipartSink(env.IMAGES, partnerKey, { httpMetadata: { contentType: "application/pdf" } }), {
+      title: book.title,
+      dedication: book.personalMessage,
+      pages: printable.map((sketchKey) => () => loadSketch(env.IMAGES, sketchKey)),
+      blankBacks: true,
     });
   }
 
