@@ -321,3 +321,14 @@ describe("print-jobs consumer", () => {
     expect(await env.IMAGES.head(printKeyFor(orderNumber))).toBeNull();
   });
 });
+
+describe("print-jobs dead letters", () => {
+  it("mark the order as needing attention on the desk", async () => {
+    const { orderId } = await seedPaidOrder(["completed"]);
+    const batch = createMessageBatch<PrintJob>("print-jobs-dlq", [{ id: "dead-1", timestamp: new Date(), attempts: 1, body: { orderId } }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, printEnv);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["dead-1"]);
+    expect(await orderRow(orderId)).toMatchObject({ printStatus: "needs-attention", printStatusDetail: "The print PDF could not be made after every retry." });
+  });
+});

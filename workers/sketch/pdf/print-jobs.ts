@@ -77,10 +77,16 @@ async function handlePrintJob(message: Message<unknown>, env: PrintEnv): Promise
   }
 }
 
-/** Messages that used up their retries: nothing more to do automatically, so say so loudly. */
-export async function handlePrintDeadLetters(batch: MessageBatch<unknown>): Promise<void> {
+/**
+ * Messages that used up their retries: the order is marked "needs attention" on the desk (with
+ * Send again), and the hourly cron leaves it to a person (decision 028).
+ */
+export async function handlePrintDeadLetters(batch: MessageBatch<unknown>, env: PrintEnv): Promise<void> {
+  const db = database(env.DB);
   for (const message of batch.messages) {
-    console.error(`order ${jobOrderId(message.body) ?? "?"}: no print PDF after every retry; build it by hand or resend the job`);
+    const orderId = jobOrderId(message.body);
+    console.error(`order ${orderId ?? "?"}: no print PDF after every retry`);
+    if (orderId !== null) await markNeedsAttention(db, orderId, "The print PDF could not be made after every retry.");
     message.ack();
   }
 }
