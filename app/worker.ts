@@ -12,6 +12,8 @@ import { deliverDueEmails } from "~/server/orders/order-emails.server";
 import { resendOnceAfterLocalStart, sweepStuckImages } from "~/server/jobs/processing-sweep.server";
 import { applyRetention, RETENTION_CRON } from "~/server/jobs/retention.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
+import { handlePrintSubmissions } from "~/server/printing/printing.server";
+import { resendStalledPrints } from "~/server/jobs/print-resend.server";
 import { API_MESSAGES } from "~/lib/customer-copy";
 import { isForeignStateChange } from "~/server/http/request-origin.server";
 import { newCspNonce, withSecurityHeaders } from "~/server/http/security-headers.server";
@@ -50,6 +52,11 @@ export default {
     return response;
   },
 
+  /** print-submissions and its dead-letter queue: paid orders to the print partner (decision 028). */
+  async queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+    await handlePrintSubmissions(batch, env);
+  },
+
   /**
    * Cron Trigger (wrangler.toml [triggers]): hourly, free-preview uploads older than 24 hours go,
    * order emails are retried and images stuck in processing are swept; daily, retention.
@@ -67,6 +74,8 @@ export default {
       runJob("order emails", () => deliverDueEmails(env, now)),
       // Images stuck in processing (the dead-letter consumer failed too): sent again or failed.
       runJob("processing sweep", () => sweepStuckImages(env, now)),
+      // Paid orders still without a PDF, or whose PDF never reached the print partner (decision 028).
+      runJob("print resend", () => resendStalledPrints(env, now)),
     ]);
     // Still reported as a failed invocation (Cron Trigger metrics), after every job had its go.
     const failed = results.find((result) => result.status === "rejected");

@@ -46,6 +46,8 @@ function startWrangler() {
     "--var", "DAILY_LIMIT_PER_ADDRESS:100000",
     // The orders desk's local sign-in (/admin/sign-in); production uses Cloudflare Access.
     "--var", `ADMIN_LOCAL_PASSWORD:${process.env.ADMIN_LOCAL_PASSWORD || "local-desk"}`,
+    // No print partner account: the local test printer takes paid orders, /admin/test-printer moves them (decision 028).
+    "--var", "LOCAL_TEST_PRINTER:on",
     // Order emails (kept in the outbox /admin shows) link to the tracking page on this server.
     "--var", `PUBLIC_ORIGIN:http://localhost:${port}`,
     "--persist-to", LOCAL_STATE_DIR,

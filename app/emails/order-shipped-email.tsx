@@ -15,6 +15,9 @@ export interface OrderShippedEmailProps {
   /** Null when the desk shipped it without one: the row is left out. */
   trackingNumber: string | null;
   trackingUrl: string;
+  /** From the print partner's shipment (docs/decisions/028); null when the desk shipped it by hand. */
+  carrier?: string | null;
+  carrierTrackingUrl?: string | null;
 }
 
 export function OrderShippedEmail(props: OrderShippedEmailProps) {
@@ -26,7 +29,13 @@ export function OrderShippedEmail(props: OrderShippedEmailProps) {
         <DetailRow label={T.orderNumber}>{props.orderNumber}</DetailRow>
         <DetailRow label={T.bookTitle}>{props.bookTitle}</DetailRow>
         {props.trackingNumber && <DetailRow label={T.trackingNumber}>{props.trackingNumber}</DetailRow>}
+        {props.carrier && <DetailRow label={T.carrier}>{props.carrier}</DetailRow>}
       </Section>
+      {props.carrierTrackingUrl && (
+        <Text style={emailText.body}>
+          <a href={props.carrierTrackingUrl}>{T.carrierLink}</a>
+        </Text>
+      )}
       <Text style={emailText.body}>{T.shippedOutro}</Text>
       <Section style={{ margin: 0 }}>
         <EmailButton href={props.trackingUrl}>{LABELS.trackYourOrder}</EmailButton>
@@ -43,6 +52,8 @@ export function orderShippedText(props: OrderShippedEmailProps): string {
       `${T.orderNumber}: ${props.orderNumber}`,
       `${T.bookTitle}: ${props.bookTitle}`,
       ...(props.trackingNumber ? [`${T.trackingNumber}: ${props.trackingNumber}`] : []),
+      ...(props.carrier ? [`${T.carrier}: ${props.carrier}`] : []),
+      ...(props.carrierTrackingUrl ? [`${T.carrierLink}: ${props.carrierTrackingUrl}`] : []),
     ],
     next: [T.shippedOutro, `${LABELS.trackYourOrder}: ${props.trackingUrl}`],
   });

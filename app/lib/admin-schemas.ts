@@ -25,6 +25,8 @@ export const deskActionSchema = z.discriminatedUnion("intent", [
   shipOrderSchema,
   z.object({ intent: z.literal("send-to-print"), orderNumber }),
   z.object({ intent: z.literal("refund"), orderNumber }),
+  // After the printer rejected or cancelled the job, or it could not be sent (docs/decisions/028).
+  z.object({ intent: z.literal("send-again"), orderNumber }),
   // A payment to review (payment_problems), refunded by hand in the Stripe Dashboard.
   z.object({
     intent: z.literal("refund-payment"),
@@ -36,4 +38,12 @@ export type DeskAction = z.infer<typeof deskActionSchema>;
 
 export const adminSignInSchema = z.object({
   password: z.string({ required_error: ADMIN_TEXT.passwordRequired }).min(1, ADMIN_TEXT.passwordRequired).max(200),
+});
+
+/** The local test printer's moves (/admin/test-printer, docs/decisions/028), in Lulu's status names. */
+export const TEST_PRINTER_MOVES = ["IN_PRODUCTION", "SHIPPED", "REJECTED"] as const;
+export type TestPrinterMove = (typeof TEST_PRINTER_MOVES)[number];
+export const testPrinterMoveSchema = z.object({
+  jobId: z.coerce.number().int().positive(),
+  move: z.enum(TEST_PRINTER_MOVES),
 });

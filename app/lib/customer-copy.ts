@@ -3,7 +3,7 @@
  * it: messages, labels, page titles, emails, the retention texts (docs/decisions/021). Import from
  * here; never retype a message elsewhere. Numbers a text states come from shop-rules.ts.
  */
-import { BOOK_RETENTION_DAYS, CHECKOUT_TTL_SECONDS, DELIVERY_COUNTRIES, type DeliveryCountry, FREE_PREVIEW_RETENTION_HOURS, MAX_PHOTOS_PER_BOOK, MAX_TRACKING_NUMBER_LENGTH, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, PAYMENT_PROBLEM_RETENTION_YEARS, TOAST_HOTKEY, UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS, UNQUOTED_BOOK_RETENTION_DAYS, UNUSED_CHECKOUT_RETENTION_DAYS } from "./shop-rules";
+import { BOOK_RETENTION_DAYS, CHECKOUT_TTL_SECONDS, CUSTOMER_PDF_LINK_DAYS, DELIVERY_COUNTRIES, type DeliveryCountry, FREE_PREVIEW_RETENTION_HOURS, MAX_PHOTOS_PER_BOOK, MAX_TRACKING_NUMBER_LENGTH, ORDER_RECORD_RETENTION_YEARS, ORDERED_BOOK_FILES_RETENTION_DAYS, PAYMENT_PROBLEM_RETENTION_YEARS, TOAST_HOTKEY, UNPAID_ORDER_OF_PAID_BOOK_RETENTION_DAYS, UNQUOTED_BOOK_RETENTION_DAYS, UNUSED_CHECKOUT_RETENTION_DAYS } from "./shop-rules";
 import { type BookType } from "../core/catalog";
 import { type DetailLevel } from "../core/engine-limits";
 import { CONVERSION_ERROR_DEFAULT } from "../core/engine-messages";
@@ -421,6 +421,8 @@ export const ORDER_EMAIL_TEXT = {
   shippedHeading: "Your book is on its way!",
   shippedIntro: "Good news: your coloring book has been printed and posted.",
   trackingNumber: "Tracking number",
+  carrier: "Carrier",
+  carrierLink: "Follow the parcel with the carrier",
   shippedOutro: "Use the tracking number with the delivery service, or follow your order on its tracking page.",
   questions: `Questions about your order? Write to us at ${CONTACT_EMAIL} and quote your order number.`,
   signOff: `With love, the ${SHOP_NAME} team`,
@@ -430,10 +432,17 @@ export const ORDER_EMAIL_TEXT = {
 export const ADMIN_ORDER_STATUS_LABELS = {
   paid: "Paid",
   "pdf-ready": "PDF ready",
+  "sending-to-print": "Sending to the printer",
   "sent-to-print": "Sent to print",
+  "in-production": "In production",
+  "print-rejected": "Rejected by the printer",
+  "print-cancelled": "Cancelled at the printer",
+  "needs-attention": "Needs attention",
   shipped: "Shipped",
   refunded: "Refunded",
 } as const;
+/** The print partners' names on the desk (docs/decisions/028). */
+export const PRINT_PARTNER_LABELS: Record<string, string> = { lulu: "Lulu", "local-test": "Local test printer" };
 /** An order email's delivery state (order_emails.status) in the desk's words. */
 export const ADMIN_EMAIL_STATUS_LABELS = {
   pending: "Waiting to send",
@@ -490,6 +499,19 @@ export const ADMIN_TEXT = {
   paymentMarkedRefunded: "Payment marked refunded.",
   paymentAlreadyRefunded: "This payment was already marked refunded.",
   unknownPayment: "There is no such payment to review.",
+  printJob: "Printer's job",
+  printReason: "Printer's reason",
+  sendAgain: "Send again",
+  sentAgain: "Sent to the printer again.",
+  cannotSendAgain: "Only an order the printer rejected or cancelled, or that needs attention, can be sent again.",
+  testPrinterLink: "Test printer",
+  testPrinterTitle: "Test printer",
+  testPrinterIntro:
+    "Plays the print partner under npm run dev and in tests: each move calls the shop's print webhook exactly as Lulu would, signed.",
+  testPrinterNoJobs: "No print jobs yet. A paid order comes here by itself once its PDF is made.",
+  testPrinterMoves: { IN_PRODUCTION: "Start production", SHIPPED: "Ship with a tracking number", REJECTED: "Reject" },
+  testPrinterMoved: "Moved; the shop's webhook answered:",
+  testPrinterUnknownJob: "There is no such test print job.",
 } as const;
 /** Why a payment is on the desk's list to review (payment_problems.kind). */
 export const ADMIN_PAYMENT_PROBLEM_LABELS = {
@@ -499,9 +521,19 @@ export const ADMIN_PAYMENT_PROBLEM_LABELS = {
   "unknown-session": "Paid through a checkout the shop did not open for this order: not paid, not printed",
   "no-address": "Paid without a delivery address: held back from print until the address is known",
 } as const;
+/** The customer's own PDF of their book, to print at home (docs/decisions/028). */
+export const CUSTOMER_PDF_TEXT = {
+  download: "Download your book as a PDF",
+  note: `Print pages at home while you wait for the post. The link works for ${CUSTOMER_PDF_LINK_DAYS} days; this page always gives you a fresh one.`,
+  beingMade: "Your book's PDF is being made. Its download link will appear here and on your order page.",
+  expired: "That download link has expired. Here is a fresh one.",
+} as const;
+
 /** What /orders/{number} adds once the book has shipped. */
 export const ORDER_TRACKING_SHIPPED_TEXT = {
   trackingNumber: "Tracking number",
+  carrier: "Carrier",
+  trackingLink: "Follow the parcel",
   shippedOn: "Shipped on",
 } as const;
 

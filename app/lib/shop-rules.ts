@@ -256,3 +256,24 @@ export const MAX_TRACKING_NUMBER_LENGTH = 40;
 export const PROCESSING_STUCK_MINUTES = 30;
 /** Sends to the sketch queue after which the sweep stops re-queueing a stuck image and marks it failed. */
 export const MAX_PROCESS_ATTEMPTS = 3;
+
+// Print partner (docs/decisions/028)
+/** How long a print file's signed URL lets the partner fetch it (it may fetch again while it normalises). */
+export const PRINT_FILE_URL_TTL_SECONDS = 14 * 24 * 60 * 60;
+/** One call to the partner's API; past it the call counts as failed and the queue retries. */
+export const PRINT_PARTNER_TIMEOUT_MS = 15_000;
+/** A `sending` claim older than this was left by a call that never came back: it may be taken again. */
+export const PRINT_CLAIM_STALE_SECONDS = 2 * 60;
+/** The queue's retry delays for a partner that is down: doubling from the base, capped. */
+export const PRINT_SUBMIT_RETRY_BASE_SECONDS = 30;
+export const PRINT_SUBMIT_RETRY_MAX_SECONDS = 30 * 60;
+/** A cached partner token is renewed this long before the partner says it expires. */
+export const PRINT_TOKEN_RENEW_MARGIN_SECONDS = 60;
+/** The hourly cron sends a paid order's PDF or print job again once it has waited this long for it. */
+export const PRINT_RESEND_AFTER_MINUTES = 30;
+/** ...for orders paid this recently; an older one is for a person (the desk shows it). */
+export const PRINT_RESEND_WINDOW_DAYS = 14;
+/** Orders one cron run sends again at most (each is one queue message). */
+export const PRINT_RESEND_BATCH_SIZE = 50;
+/** The customer's own download link of their book's PDF lasts this long; their order page gives a fresh one. */
+export const CUSTOMER_PDF_LINK_DAYS = 30;

@@ -13,7 +13,7 @@ import { EmailStatusBadge } from "~/components/admin-email-status";
 import { buttonStyles } from "~/components/button-styles";
 import { useToast } from "~/components/toast";
 import { deskActionSchema, shipOrderSchema } from "~/lib/admin-schemas";
-import { ADMIN_ORDER_STATUS_LABELS, ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, SHOP_NAME } from "~/lib/customer-copy";
+import { ADMIN_ORDER_STATUS_LABELS, ADMIN_PAYMENT_PROBLEM_LABELS, ADMIN_TEXT, PRINT_PARTNER_LABELS, SHOP_NAME } from "~/lib/customer-copy";
 import { MAX_TRACKING_NUMBER_LENGTH } from "~/lib/shop-rules";
 import { formatMoney } from "~/lib/format";
 import { localSignInAvailable, requireAdmin } from "~/server/admin/admin-access.server";
@@ -21,6 +21,7 @@ import { applyDeskAction, listDeskOrders, listOutbox, type DeskOrder, type DeskS
 import { database } from "~/core/db/database.server";
 import { readFormFields } from "~/server/http/http.server";
 import { listPaymentProblems, type DeskPaymentProblem } from "~/server/payments/payment-problems.server";
+import { printPartnerFor } from "~/server/printing/printing.server";
 
 export const meta: MetaFunction = () => [{ title: `${ADMIN_TEXT.title} – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -38,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = pageNumber(new URL(request.url));
   const [{ orders, hasOlder }, outbox, paymentProblems] = await Promise.all([listDeskOrders(db, page), listOutbox(db), listPaymentProblems(db)]);
   return json(
-    { orders, hasOlder, page, outbox, paymentProblems, canSignOut: localSignInAvailable(env) },
+    { orders, hasOlder, page, outbox, paymentProblems, canSignOut: localSignInAvailable(env), testPrinter: printPartnerFor(env, db)?.name === "local-test" },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -60,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function OrdersDesk() {
-  const { orders, hasOlder, page, outbox, paymentProblems, canSignOut } = useLoaderData<typeof loader>();
+  const { orders, hasOlder, page, outbox, paymentProblems, canSignOut, testPrinter } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const toast = useToast();
   useEffect(() => {
@@ -74,6 +75,12 @@ export default function OrdersDesk() {
           <h1 className="text-3xl font-bold tracking-tight text-gray-900">{ADMIN_TEXT.title}</h1>
           <p className="mt-2 max-w-2xl text-gray-600">{ADMIN_TEXT.intro}</p>
         </div>
+        <div className="flex flex-wrap gap-2">
+        {testPrinter ? (
+          <Link to="/admin/test-printer" className={buttonStyles.secondary}>
+            {ADMIN_TEXT.testPrinterLink}
+          </Link>
+        ) : null}
         {canSignOut ? (
           <Form method="post" action="/admin/sign-in">
             <button type="submit" name="intent" value="sign-out" className={buttonStyles.secondary}>
@@ -81,6 +88,7 @@ export default function OrdersDesk() {
             </button>
           </Form>
         ) : null}
+        </div>
       </div>
       <p role="note" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
         {ADMIN_TEXT.refundNote}
@@ -129,7 +137,12 @@ export default function OrdersDesk() {
 const STATUS_STYLES: Record<DeskStatus, string> = {
   paid: "bg-gray-100 text-gray-800",
   "pdf-ready": "bg-brand-50 text-brand-700",
+  "sending-to-print": "bg-amber-50 text-amber-900",
   "sent-to-print": "bg-amber-100 text-amber-900",
+  "in-production": "bg-amber-100 text-amber-900",
+  "print-rejected": "bg-red-100 text-red-800",
+  "print-cancelled": "bg-red-100 text-red-800",
+  "needs-attention": "bg-red-100 text-red-800",
   shipped: "bg-green-100 text-green-800",
   refunded: "bg-red-100 text-red-800",
 };
@@ -236,9 +249,12 @@ function OrderCard({ order }: { order: DeskOrder }) {
             )}
             {order.can.sendToPrint ? <SimpleAction order={order} intent="send-to-print" label={ADMIN_TEXT.markSentToPrint} /> : null}
           </div>
+          {order.print ? <PrintJobDetails order={order} /> : null}
+          {order.can.sendAgain ? <SimpleAction order={order} intent="send-again" label={ADMIN_TEXT.sendAgain} /> : null}
           {order.trackingNumber ? (
             <p className="text-sm text-gray-700">
               {ADMIN_TEXT.trackingNumber}: <span data-testid="desk-tracking" className="font-mono font-semibold">{order.trackingNumber}</span>
+              {order.print?.carrier ? <span className="text-gray-500"> ({order.print.carrier})</span> : null}
             </p>
           ) : null}
           {order.can.ship ? <ShipForm order={order} /> : null}
@@ -246,6 +262,30 @@ function OrderCard({ order }: { order: DeskOrder }) {
         </div>
       </div>
     </article>
+  );
+}
+
+/** The print partner's job: who, its id, and the reason of a rejection (docs/decisions/028). */
+function PrintJobDetails({ order }: { order: DeskOrder }) {
+  const print = order.print!;
+  return (
+    <dl data-testid="desk-print" className="space-y-0.5 text-sm text-gray-700">
+      <div>
+        <dt className="inline">{ADMIN_TEXT.printJob}: </dt>
+        <dd className="inline">
+          {print.partner ? (PRINT_PARTNER_LABELS[print.partner] ?? print.partner) : "–"}
+          {print.jobId ? <span className="font-mono"> #{print.jobId}</span> : null}
+        </dd>
+      </div>
+      {print.detail ? (
+        <div className="text-red-800">
+          <dt className="inline">{ADMIN_TEXT.printReason}: </dt>
+          <dd data-testid="desk-print-reason" className="inline break-words">
+            {print.detail}
+          </dd>
+        </div>
+      ) : null}
+    </dl>
   );
 }
 
@@ -315,7 +355,17 @@ function RefundPaymentButton({ problem }: { problem: DeskPaymentProblem }) {
 }
 
 /** A move that needs nothing but the order: one button. */
-function SimpleAction({ order, intent, label, subtle }: { order: DeskOrder; intent: "send-to-print" | "refund"; label: string; subtle?: boolean }) {
+function SimpleAction({
+  order,
+  intent,
+  label,
+  subtle,
+}: {
+  order: DeskOrder;
+  intent: "send-to-print" | "refund" | "send-again";
+  label: string;
+  subtle?: boolean;
+}) {
   const navigation = useNavigation();
   const busy =
     navigation.state !== "idle" &&

@@ -9,19 +9,28 @@ import { z } from "zod";
 import { buttonStyles } from "~/components/button-styles";
 import { CheckIcon } from "~/components/icons";
 import { Spinner } from "~/components/spinner";
-import { ORDER_TRACKING_SHIPPED_TEXT, ORDER_TRACKING_TEXT, SHOP_NAME } from "~/lib/customer-copy";
+import { CUSTOMER_PDF_TEXT, ORDER_TRACKING_SHIPPED_TEXT, ORDER_TRACKING_TEXT, SHOP_NAME } from "~/lib/customer-copy";
 import { formatMoney } from "~/lib/format";
 import { database } from "~/core/db/database.server";
 import { trackOrderByEmail, trackOwnOrder, type TrackedOrder } from "~/server/orders/order-tracking.server";
+import { customerPdfUrl } from "~/server/orders/customer-pdf.server";
+import type { Env } from "~/server/http/env.server";
 import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 import { readFormFields } from "~/server/http/http.server";
 
 export const meta: MetaFunction = () => [{ title: `Your order – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  const order = await trackOwnOrder(database(context.cloudflare.env.DB), context.sessionId, params.number ?? "");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { env } = context.cloudflare;
+  const order = await trackOwnOrder(database(env.DB), context.sessionId, params.number ?? "");
+  const linkExpired = new URL(request.url).searchParams.get("link") === "expired";
   // Not this visitor's (or no such order): the same lookup form either way.
-  return json({ order, orderNumber: params.number ?? "" }, { status: order ? 200 : 404 });
+  return json({ order, orderNumber: params.number ?? "", pdfUrl: await pdfLink(env, order), linkExpired }, { status: order ? 200 : 404 });
+}
+
+/** A fresh download link of the book's PDF for whoever may see the order (docs/decisions/028). */
+async function pdfLink(env: Env, order: TrackedOrder | null): Promise<string | null> {
+  return order?.pdfReady ? customerPdfUrl(env, order.orderNumber, new Date()) : null;
 }
 
 const lookupSchema = z.object({ email: z.string().trim().email(ORDER_TRACKING_TEXT.invalidEmail).max(254) });
@@ -32,18 +41,25 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Each guess counts: an order number and an email cannot be brute-forced.
   await requireShopAllowance(env, db, request, context.sessionId, "order-lookup");
   const parsed = lookupSchema.safeParse(await readFormFields(request));
-  if (!parsed.success) return json({ order: null, error: parsed.error.issues[0].message }, { status: 400 });
+  if (!parsed.success) return json({ order: null, error: parsed.error.issues[0].message, pdfUrl: null }, { status: 400 });
   const order = await trackOrderByEmail(db, params.number ?? "", parsed.data.email);
-  return order ? json({ order, error: null }) : json({ order: null, error: ORDER_TRACKING_TEXT.notFound }, { status: 404 });
+  return order
+    ? json({ order, error: null, pdfUrl: await pdfLink(env, order) })
+    : json({ order: null, error: ORDER_TRACKING_TEXT.notFound, pdfUrl: null }, { status: 404 });
 }
 
 export default function OrderTracking() {
-  const { order: own, orderNumber } = useLoaderData<typeof loader>();
+  const { order: own, orderNumber, pdfUrl: ownPdfUrl, linkExpired } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const order = own ?? answer?.order ?? null;
+  const pdfUrl = own ? ownPdfUrl : (answer?.pdfUrl ?? null);
   return (
     <main className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
-      {order ? <TrackedOrderView order={order} /> : <LookupForm orderNumber={orderNumber} error={answer?.error ?? null} />}
+      {order ? (
+        <TrackedOrderView order={order} pdfUrl={pdfUrl} linkExpired={linkExpired} />
+      ) : (
+        <LookupForm orderNumber={orderNumber} error={answer?.error ?? null} />
+      )}
     </main>
   );
 }
@@ -88,9 +104,14 @@ function LookupForm({ orderNumber, error }: { orderNumber: string; error: string
   );
 }
 
-function TrackedOrderView({ order }: { order: TrackedOrder }) {
+function TrackedOrderView({ order, pdfUrl, linkExpired }: { order: TrackedOrder; pdfUrl: string | null; linkExpired: boolean }) {
   return (
     <section aria-labelledby="tracking-heading" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
+      {linkExpired && pdfUrl ? (
+        <p role="status" className="mb-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+          {CUSTOMER_PDF_TEXT.expired}
+        </p>
+      ) : null}
       <p className="text-sm font-medium text-brand-700">{`Order ${order.orderNumber}`}</p>
       <h1 id="tracking-heading" className="mt-1 text-2xl font-bold text-gray-900">
         “{order.bookTitle}”
@@ -119,6 +140,22 @@ function TrackedOrderView({ order }: { order: TrackedOrder }) {
           <dd data-testid="tracking-number" className="break-all font-mono font-semibold">
             {order.shipment.trackingNumber}
           </dd>
+          {order.shipment.carrier ? (
+            <>
+              <dt>{ORDER_TRACKING_SHIPPED_TEXT.carrier}</dt>
+              <dd data-testid="carrier">{order.shipment.carrier}</dd>
+            </>
+          ) : null}
+          {order.shipment.trackingUrl ? (
+            <>
+              <dt className="sr-only">{ORDER_TRACKING_SHIPPED_TEXT.trackingLink}</dt>
+              <dd className="col-span-2">
+                <a data-testid="tracking-link" href={order.shipment.trackingUrl} rel="noopener noreferrer" className="font-medium text-indigo-700 underline">
+                  {ORDER_TRACKING_SHIPPED_TEXT.trackingLink}
+                </a>
+              </dd>
+            </>
+          ) : null}
           {order.shipment.shippedOn ? (
             <>
               <dt>{ORDER_TRACKING_SHIPPED_TEXT.shippedOn}</dt>
@@ -126,6 +163,14 @@ function TrackedOrderView({ order }: { order: TrackedOrder }) {
             </>
           ) : null}
         </dl>
+      ) : null}
+      {pdfUrl ? (
+        <div className="mt-6 rounded-lg bg-brand-50 p-3 text-sm text-gray-700">
+          <a href={pdfUrl} data-testid="customer-pdf-link" className="font-semibold text-brand-700 underline">
+            {CUSTOMER_PDF_TEXT.download}
+          </a>
+          <p className="mt-1">{CUSTOMER_PDF_TEXT.note}</p>
+        </div>
       ) : null}
       <p className="mt-6 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
         Estimated delivery: <span className="font-semibold">{order.estimatedDelivery}</span>

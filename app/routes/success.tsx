@@ -12,19 +12,23 @@ import { PaymentPending } from "~/components/payment-pending";
 import { Spinner } from "~/components/spinner";
 import { useToast } from "~/components/toast";
 import { startNewBrowserSession } from "~/lib/browser-session";
-import { BOOK_PAGE_MESSAGES, CREATE_BOOK_LABELS, DELIVERY_RANGE_TEXT, LABELS, PROCESSING_TIME_TEXT, SHOP_NAME } from "~/lib/customer-copy";
+import { BOOK_PAGE_MESSAGES, CREATE_BOOK_LABELS, CUSTOMER_PDF_TEXT, DELIVERY_RANGE_TEXT, LABELS, PROCESSING_TIME_TEXT, SHOP_NAME } from "~/lib/customer-copy";
 import { POLL_INTERVAL_MS, SUCCESS_PENDING_MS } from "~/lib/shop-rules";
 import { formatMoney } from "~/lib/format";
 import { clearPendingOrder } from "~/lib/pending-order";
 import { database } from "~/core/db/database.server";
 import { findOrderOfCheckoutSession } from "~/server/orders/orders.server";
+import { customerPdfUrl } from "~/server/orders/customer-pdf.server";
 
 export const meta: MetaFunction = () => [{ title: `Payment successful – ${SHOP_NAME}` }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
-  const order = await findOrderOfCheckoutSession(database(context.cloudflare.env.DB), context.sessionId, sessionId);
-  return json({ order });
+  const { env } = context.cloudflare;
+  const order = await findOrderOfCheckoutSession(database(env.DB), context.sessionId, sessionId);
+  // The customer's own PDF, once it is made (this visitor's order only: the query checked the session).
+  const pdfUrl = order?.pdfReady ? await customerPdfUrl(env, order.orderNumber, new Date()) : null;
+  return json({ order, pdfUrl });
 }
 
 const NEXT_STEPS = [
@@ -35,7 +39,7 @@ const NEXT_STEPS = [
 ];
 
 export default function Success() {
-  const { order } = useLoaderData<typeof loader>();
+  const { order, pdfUrl } = useLoaderData<typeof loader>();
   const toast = useToast();
   const revalidator = useRevalidator();
   const [pending, setPending] = useState(true);
@@ -48,8 +52,9 @@ export default function Success() {
     return () => clearTimeout(timer);
   }, []);
 
-  // Back before the provider's confirmation reached us: ask again until it has.
-  const waiting = order !== null && !order.paid && !order.refused;
+  // Back before the provider's confirmation reached us: ask again until it has; once paid, until
+  // the book's PDF is made and its download link can be shown.
+  const waiting = order !== null && ((!order.paid && !order.refused) || (order.paid && !pdfUrl));
   useEffect(() => {
     if (!waiting) return;
     const timer = setInterval(() => {
@@ -109,6 +114,8 @@ export default function Success() {
             </div>
           </dl>
 
+          {paid ? <CustomerPdf url={pdfUrl} /> : null}
+
           <h2 className="mt-8 text-left text-lg font-semibold text-gray-900">What happens next</h2>
           <ol className="mt-3 space-y-3 text-left">
             {NEXT_STEPS.map((step, index) => (
@@ -140,5 +147,23 @@ export default function Success() {
         </section>
       )}
     </main>
+  );
+}
+
+/** The customer's own PDF of the book (docs/decisions/028), or a note while it is being made. */
+function CustomerPdf({ url }: { url: string | null }) {
+  return (
+    <div className="mt-6 rounded-xl bg-brand-50 p-4 text-left text-sm text-gray-700">
+      {url ? (
+        <>
+          <a href={url} data-testid="customer-pdf-link" className={buttonStyles.primary}>
+            {CUSTOMER_PDF_TEXT.download}
+          </a>
+          <p className="mt-2">{CUSTOMER_PDF_TEXT.note}</p>
+        </>
+      ) : (
+        <p data-testid="customer-pdf-pending">{CUSTOMER_PDF_TEXT.beingMade}</p>
+      )}
+    </div>
   );
 }

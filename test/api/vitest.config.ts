@@ -22,6 +22,8 @@ export default workerdProject({
       bindings: { APP_ENV: "test", PRINT_SKETCH_WAIT_SECONDS: "1" },
       d1Databases: { DB: "00000000-0000-0000-0000-000000000000" },
       r2Buckets: { IMAGES: "coloring-book-images" },
+      // Once a PDF is stored, the order goes to the app Worker's print-submissions consumer (decision 028).
+      queueProducers: { PRINT_SUBMIT_QUEUE: "print-submissions" },
       queueConsumers: {
         // maxBatchSize 1 mirrors workers/sketch/wrangler.toml (decision 014: one photo per invocation).
         "sketch-jobs": { maxBatchSize: 1, maxBatchTimeout: 0.05, maxRetries: 3, deadLetterQueue: "sketch-jobs-dlq" },

@@ -117,6 +117,8 @@ export default async function setup(project: TestProject) {
     // per-address daily cap (app/server/limits/preview-limits.server.ts) is raised for them.
     "--var", "DAILY_LIMIT_PER_ADDRESS:1000",
     "--var", `ADMIN_LOCAL_PASSWORD:${ADMIN_PASSWORD}`,
+    // As `npm run dev`: paid orders go to the local test printer (decision 028).
+    "--var", "LOCAL_TEST_PRINTER:on",
     // Order emails link to the tracking page on this server.
     "--var", `PUBLIC_ORIGIN:${baseUrl}`,
     "--persist-to", persistDir,

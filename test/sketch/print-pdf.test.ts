@@ -242,7 +242,7 @@ async function runPrintJob(orderId: number) {
 const orderRow = (orderId: number) => database(env.DB).query.orders.findFirst({ where: (o, { eq }) => eq(o.id, orderId) });
 
 describe("print-jobs consumer", () => {
-  it("waits while a selected sketch is pending or processing, then prints the drawn ones and leaves the failed one out", async () => {
+  it("waits while a selected sketch is pending or processing; a page that failed stops the order as needing attention, never a short book", async () => {
     const { orderId, orderNumber, imageIds } = await seedPaidOrder(["completed", "pending", "processing", "completed"]);
     expect(await runPrintJob(orderId)).toEqual({ acked: false, retried: true, delay: DEFAULT_SKETCH_WAIT_SECONDS });
     expect(await env.IMAGES.head(printKeyFor(orderNumber))).toBeNull();
@@ -252,19 +252,26 @@ describe("print-jobs consumer", () => {
     await env.DB.prepare("UPDATE images SET processing_status = 'completed', sketch_key = ? WHERE id = ?").bind(`sketches/late-${orderId}.png`, imageIds[1]).run();
     await env.IMAGES.put(`sketches/late-${orderId}.png`, await encodeGrayPng(lineArt(320, 240, 77)));
     await env.DB.prepare("UPDATE images SET processing_status = 'failed', error = 'gave up' WHERE id = ?").bind(imageIds[2]).run();
-    const warn = vi.spyOn(console, "warn");
     expect(await runPrintJob(orderId)).toMatchObject({ acked: true, retried: false });
-    expect(warn.mock.calls.flat().join("\n")).toContain(`image ${imageIds[2]} left out of the PDF`);
 
+    // Three of four paid pages could be printed: nothing is printed, and the desk is told which page.
     const order = await orderRow(orderId);
-    expect(order).toMatchObject({ pdfKey: printKeyFor(orderNumber), pdfReadyAt: expect.any(Date) });
+    expect(order).toMatchObject({ pdfKey: null, printStatus: "needs-attention" });
+    expect(order!.printStatusDetail).toContain(`photo ${imageIds[2]}`);
+    expect(order!.printStatusDetail).toContain("failed: gave up");
+    expect(await env.IMAGES.head(printKeyFor(orderNumber))).toBeNull();
+  });
+
+  it("prints every paid page once all are drawn: photos plus title and dedication, one file whatever the quantity", async () => {
+    const { orderId, orderNumber } = await seedPaidOrder(["completed", "completed", "completed"]);
+    expect(await runPrintJob(orderId)).toMatchObject({ acked: true, retried: false });
+    const order = await orderRow(orderId);
+    expect(order).toMatchObject({ pdfKey: printKeyFor(orderNumber), pdfReadyAt: expect.any(Date), printStatus: null });
     const object = await env.IMAGES.get(printKeyFor(orderNumber));
     expect(object!.httpMetadata?.contentType).toBe("application/pdf");
     expect(object!.customMetadata).toEqual({ orderNumber, quantity: "3" });
     const pdf = parsePdf(new Uint8Array(await object!.arrayBuffer()));
-    // Three drawn of four selected, plus title and dedication; one file whatever the quantity.
     expect(pdf.pageObjectCount).toBe(5);
-    expect(pdf.pages.slice(2).map((page) => [page.image!.width, page.image!.height])).toEqual([[240, 320], [320, 240], [240, 320]]);
   });
 
   it("never rebuilds a stored PDF: a repeat changes nothing, and a stored but unrecorded PDF is only recorded", async () => {
@@ -312,5 +319,16 @@ describe("print-jobs consumer", () => {
     const { orderId, orderNumber } = await seedPaidOrder(["completed"], "pending");
     expect(await runPrintJob(orderId)).toMatchObject({ acked: true });
     expect(await env.IMAGES.head(printKeyFor(orderNumber))).toBeNull();
+  });
+});
+
+describe("print-jobs dead letters", () => {
+  it("mark the order as needing attention on the desk", async () => {
+    const { orderId } = await seedPaidOrder(["completed"]);
+    const batch = createMessageBatch<PrintJob>("print-jobs-dlq", [{ id: "dead-1", timestamp: new Date(), attempts: 1, body: { orderId } }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, printEnv);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["dead-1"]);
+    expect(await orderRow(orderId)).toMatchObject({ printStatus: "needs-attention", printStatusDetail: "The print PDF could not be made after every retry." });
   });
 });

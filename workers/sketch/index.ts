@@ -44,7 +44,7 @@ export default {
     if (batch.queue === SKETCH_QUEUE) return handleSketchJobs(batch, env);
     if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetters(batch, env);
     if (batch.queue === PRINT_QUEUE) return handlePrintJobs(batch, env);
-    if (batch.queue === PRINT_DEAD_LETTER_QUEUE) return handlePrintDeadLetters(batch);
+    if (batch.queue === PRINT_DEAD_LETTER_QUEUE) return handlePrintDeadLetters(batch, env);
     console.error(`sketch worker got a batch from unknown queue ${batch.queue}; retrying it`);
     batch.retryAll();
   },

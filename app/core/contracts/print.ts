@@ -15,3 +15,24 @@ export const PRINT_PREFIX = "print/";
 export function printKeyFor(orderNumber: string): string {
   return `${PRINT_PREFIX}${orderNumber}.pdf`;
 }
+
+/**
+ * One queue message per paid order whose print files exist (print-submissions, consumed by the
+ * app Worker): send it to the print partner (docs/decisions/028).
+ */
+export interface PrintSubmission {
+  orderId: number;
+}
+
+/** The book's cover, a separate PDF as the print partner asks. */
+export function coverKeyFor(orderNumber: string): string {
+  return `${PRINT_PREFIX}${orderNumber}-cover.pdf`;
+}
+
+/**
+ * The print partner's interior: the same pages single-sided, each followed by a blank back
+ * (decision 028). The customer and the desk get the plain PDF (printKeyFor).
+ */
+export function partnerInteriorKeyFor(orderNumber: string): string {
+  return `${PRINT_PREFIX}${orderNumber}-interior.pdf`;
+}

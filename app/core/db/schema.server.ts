@@ -22,6 +22,15 @@ export const PAYMENT_STATUSES = ["pending", "paying", "paid", "failed", "refunde
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const ORDER_STATUSES = ["placed", "paid", "printing", "shipped", "cancelled"] as const;
 export const CHECKOUT_STATUSES = ["open", "paid"] as const;
+
+/**
+ * Where an order stands with the print partner (decision 028); null while it has not been sent
+ * (no PDF yet, or no partner: the manual desk). `sending`: claimed by one queue message while the
+ * partner is asked; `needs-attention`: it could not be sent after every retry. The partner's
+ * statuses move it on by rank (print-status.server.ts) and never back.
+ */
+export const PRINT_STATUSES = ["sending", "sent", "in-production", "shipped", "rejected", "cancelled", "needs-attention"] as const;
+export type PrintStatus = (typeof PRINT_STATUSES)[number];
 export const UPLOAD_STATUSES = ["ticketed", "uploaded", "converted", "failed"] as const;
 
 /** The two emails an order sends: when it is paid, and when it is shipped (docs/product.md §12). */
@@ -292,9 +301,24 @@ export const orders = sqliteTable(
     shippedAt: integer("shipped_at", { mode: "timestamp" }),
     trackingNumber: text("tracking_number"),
     refundedAt: integer("refunded_at", { mode: "timestamp" }),
+    /** The print partner's job (decision 028): which partner, its job id, where it stands. */
+    printPartner: text("print_partner"),
+    printJobId: text("print_job_id"),
+    printStatus: text("print_status", { enum: PRINT_STATUSES }),
+    /** The partner's time of the last status applied: an older webhook body changes nothing. */
+    printStatusChangedAt: integer("print_status_changed_at", { mode: "timestamp" }),
+    /** The partner's reason for a rejection or cancellation, for the desk; never shown to customers. */
+    printStatusDetail: text("print_status_detail"),
+    /** Counts jobs sent for this order: a job after a rejection gets a new external id. */
+    printAttempt: integer("print_attempt").notNull().default(0),
+    /** When the current `sending` claim was taken: a claim older than the partner's timeout is stale. */
+    printClaimedAt: integer("print_claimed_at", { mode: "timestamp" }),
+    carrier: text("carrier"),
+    trackingUrl: text("tracking_url"),
   },
   (t) => [
     uniqueIndex("orders_order_number_idx").on(t.orderNumber),
+    index("orders_print_job_idx").on(t.printJobId),
     // One order per quote: a double-submitted order form finds the order it already made.
     uniqueIndex("orders_quote_idx").on(t.quoteId),
     uniqueIndex("orders_payment_session_idx").on(t.paymentSessionId),
@@ -398,6 +422,23 @@ export const paymentProblems = sqliteTable(
   ],
 );
 
+/**
+ * The local test printer's jobs (decision 028): what the partner would hold, kept in D1 so that
+ * `npm run dev` and the tests can play the partner's part. Never used when a real partner is set.
+ */
+export const localPrintJobs = sqliteTable("local_print_jobs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** Our external id (the order number, with a suffix after a rejection): one job each. */
+  externalId: text("external_id").notNull().unique(),
+  orderNumber: text("order_number").notNull(),
+  /** The partner's status names (Lulu's: CREATED, IN_PRODUCTION, SHIPPED ...). */
+  status: text("status").notNull(),
+  /** The job as it was sent (files, address, quantity), for the test printer's page. */
+  request: text("request", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  trackingId: text("tracking_id"),
+  createdAt: createdAt(),
+});
+
 export type Book = typeof books.$inferSelect;
 export type Image = typeof images.$inferSelect;
 export type Upload = typeof uploads.$inferSelect;
@@ -409,3 +450,4 @@ export type OrderEmail = typeof orderEmails.$inferSelect;
 export type PaymentProblem = typeof paymentProblems.$inferSelect;
 export type PaymentSession = typeof paymentSessions.$inferSelect;
 export type SweepCursor = typeof sweepCursors.$inferSelect;
+export type LocalPrintJob = typeof localPrintJobs.$inferSelect;

@@ -13,13 +13,22 @@ import { books, orderEmails, orders, type CustomerInfo, type Order } from "~/cor
 import type { Env } from "~/server/http/env.server";
 import { recordOrderEmail } from "~/server/orders/order-emails.server";
 import { markPaymentProblemRefunded } from "~/server/payments/payment-problems.server";
+import { sendAgain } from "~/server/printing/printing.server";
 
 export type DeskStatus = keyof typeof ADMIN_ORDER_STATUS_LABELS;
 
 /** The furthest step an order has reached; a refund overrides everything. */
-export function deskStatus(order: Pick<Order, "refundedAt" | "shippedAt" | "orderStatus" | "sentToPrintAt" | "pdfKey">): DeskStatus {
+export function deskStatus(
+  order: Pick<Order, "refundedAt" | "shippedAt" | "orderStatus" | "sentToPrintAt" | "pdfKey" | "printStatus">,
+): DeskStatus {
   if (order.refundedAt) return "refunded";
   if (order.shippedAt || order.orderStatus === "shipped") return "shipped";
+  // Where the print partner has it (docs/decisions/028).
+  if (order.printStatus === "rejected") return "print-rejected";
+  if (order.printStatus === "cancelled") return "print-cancelled";
+  if (order.printStatus === "needs-attention") return "needs-attention";
+  if (order.printStatus === "in-production") return "in-production";
+  if (order.printStatus === "sending") return "sending-to-print";
   if (order.sentToPrintAt || order.orderStatus === "printing") return "sent-to-print";
   if (order.pdfKey) return "pdf-ready";
   return "paid";
@@ -42,11 +51,14 @@ export interface DeskOrder {
   shippedAt: string | null;
   trackingNumber: string | null;
   refundedAt: string | null;
+  /** The print partner's job, once the order went to one (docs/decisions/028). */
+  print: { partner: string | null; jobId: string | null; detail: string | null; carrier: string | null; trackingUrl: string | null } | null;
   /** Which moves make sense now (the server checks again when one is made). */
-  can: { sendToPrint: boolean; ship: boolean; refund: boolean };
+  can: { sendToPrint: boolean; ship: boolean; refund: boolean; sendAgain: boolean };
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
+const SENDABLE_AGAIN = new Set<Order["printStatus"]>(["rejected", "cancelled", "needs-attention"]);
 
 function deskOrder(order: Order, bookTitle: string, filesDeletedAt: Date | null): DeskOrder {
   const status = deskStatus(order);
@@ -67,10 +79,15 @@ function deskOrder(order: Order, bookTitle: string, filesDeletedAt: Date | null)
     shippedAt: iso(order.shippedAt),
     trackingNumber: order.trackingNumber,
     refundedAt: iso(order.refundedAt),
+    print: order.printStatus
+      ? { partner: order.printPartner, jobId: order.printJobId, detail: order.printStatusDetail, carrier: order.carrier, trackingUrl: order.trackingUrl }
+      : null,
     can: {
-      sendToPrint: open && Boolean(order.pdfKey) && !order.sentToPrintAt && !order.shippedAt,
+      // A partner holds the job: the manual "sent to print" would only contradict it.
+      sendToPrint: open && Boolean(order.pdfKey) && !order.sentToPrintAt && !order.shippedAt && !order.printStatus,
       ship: open && Boolean(order.pdfKey) && !order.shippedAt,
       refund: open,
+      sendAgain: open && !order.shippedAt && SENDABLE_AGAIN.has(order.printStatus),
     },
   };
 }
@@ -189,6 +206,9 @@ export async function applyDeskAction(env: Env, db: Database, action: DeskAction
       return ship(env, db, order, action.trackingNumber, now);
     case "refund":
       return markRefunded(db, order, now);
+    case "send-again":
+      if (order.refundedAt || order.paymentStatus !== "paid" || order.shippedAt) return refused(ADMIN_TEXT.cannotSendAgain);
+      return (await sendAgain(env, db, order)) ? done(ADMIN_TEXT.sentAgain) : refused(ADMIN_TEXT.cannotSendAgain);
   }
 }
 

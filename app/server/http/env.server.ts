@@ -1,5 +1,5 @@
 import type { SketchJob, SketcherRpc } from "~/core/contracts/sketch";
-import type { PrintJob } from "~/core/contracts/print";
+import type { PrintJob, PrintSubmission } from "~/core/contracts/print";
 
 /** Bindings and variables of the app Worker (wrangler.toml). */
 export interface Env {
@@ -8,6 +8,8 @@ export interface Env {
   SKETCH_QUEUE: Queue<SketchJob>;
   /** A paid order's print-ready PDF is built by the sketch Worker (workers/sketch/pdf). */
   PRINT_QUEUE: Queue<PrintJob>;
+  /** A paid order whose PDF exists goes to the print partner (docs/decisions/028); consumed here. */
+  PRINT_SUBMIT_QUEUE: Queue<PrintSubmission>;
   SKETCHER: Fetcher & SketcherRpc;
   ASSETS?: Fetcher;
   /** "production" unless wrangler dev or the tests say otherwise. */
@@ -59,6 +61,25 @@ export interface Env {
    * `npm run dev` and the tests); in production it is ignored and the page answers 404.
    */
   ADMIN_LOCAL_PASSWORD?: string;
+  /**
+   * The Lulu Print API (docs/decisions/028): with both set, every paid order goes to Lulu by
+   * itself. LULU_API_BASE picks the sandbox (https://api.sandbox.lulu.com) or production (default).
+   */
+  LULU_CLIENT_KEY?: string;
+  LULU_CLIENT_SECRET?: string;
+  LULU_API_BASE?: string;
+  /** The product printed; defaults to the coil-bound letter book (lulu.server.ts). */
+  LULU_POD_PACKAGE_ID?: string;
+  /** MAIL (default), PRIORITY_MAIL, GROUND, EXPEDITED, EXPRESS ... */
+  LULU_SHIPPING_LEVEL?: string;
+  /** The shop's contact for the printer; the phone goes to the carrier (our form asks for none). */
+  PRINT_CONTACT_EMAIL?: string;
+  PRINT_CONTACT_PHONE?: string;
+  /**
+   * "on" in development and tests, with no Lulu keys: the local test printer takes the jobs and
+   * the desk's Test printer page plays the partner's part. Refused in production.
+   */
+  LOCAL_TEST_PRINTER?: string;
 }
 
 export function isLocalEnvironment(env: Pick<Env, "APP_ENV">): boolean {

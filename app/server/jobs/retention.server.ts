@@ -31,6 +31,7 @@ import {
   UNUSED_CHECKOUT_RETENTION_DAYS,
 } from "~/lib/shop-rules";
 import { debugKeysFor, everyDerivedKeyOf } from "~/core/contracts/sketch";
+import { coverKeyFor, partnerInteriorKeyFor } from "~/core/contracts/print";
 import { database, type Database } from "~/core/db/database.server";
 import { books, checkouts, images, orders, paymentProblems, uploads } from "~/core/db/schema.server";
 import type { Env } from "~/server/http/env.server";
@@ -239,8 +240,12 @@ async function objectKeysOfBooks(db: Database, ids: number[]): Promise<string[]>
 }
 
 async function printPdfKeys(db: Database, ids: number[]): Promise<string[]> {
-  const rows = await db.select({ key: orders.pdfKey }).from(orders).where(and(inArray(orders.bookId, ids), isNotNull(orders.pdfKey)));
-  return rows.map((row) => row.key!);
+  const rows = await db
+    .select({ key: orders.pdfKey, orderNumber: orders.orderNumber })
+    .from(orders)
+    .where(and(inArray(orders.bookId, ids), isNotNull(orders.pdfKey)));
+  // The print partner's cover and single-sided interior go with the PDF (decision 028).
+  return rows.flatMap((row) => [row.key!, coverKeyFor(row.orderNumber), partnerInteriorKeyFor(row.orderNumber)]);
 }
 
 async function deleteObjects(env: Env, keys: string[]): Promise<void> {

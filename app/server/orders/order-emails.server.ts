@@ -258,7 +258,7 @@ async function composeOrderEmail(
       textBody: orderConfirmationText(props),
     };
   }
-  const props = { ...common, trackingNumber: order.trackingNumber };
+  const props = { ...common, trackingNumber: order.trackingNumber, carrier: order.carrier, carrierTrackingUrl: order.trackingUrl };
   return {
     toAddress: customer.email,
     subject: ORDER_EMAIL_TEXT.shippedSubject(order.orderNumber),

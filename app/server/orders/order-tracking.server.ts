@@ -18,8 +18,10 @@ export interface TrackedOrder {
   pages: number;
   steps: { id: "paid" | "printing" | "shipped"; label: string; done: boolean; detail: string | null }[];
   estimatedDelivery: string;
+  /** The print PDF exists: the page gives a download link (customer-pdf.server.ts). */
+  pdfReady: boolean;
   /** Set once the desk marks the order shipped (/admin). */
-  shipment: { trackingNumber: string; shippedOn: string | null } | null;
+  shipment: { trackingNumber: string; carrier: string | null; trackingUrl: string | null; shippedOn: string | null } | null;
 }
 
 const ORDER_NUMBER_PATTERN = /^CB-\d{8}-[2-9A-HJ-NP-Z]{5}$/;
@@ -64,9 +66,16 @@ function trackedOrder(order: Order, bookTitle: string): TrackedOrder {
       { id: "shipped", label: "Shipped", done: shipped, detail: shipped && order.shippedAt ? formatDay(order.shippedAt) : null },
     ],
     estimatedDelivery: order.estimatedDelivery ?? DELIVERY_RANGE_TEXT,
+    pdfReady: Boolean(order.pdfKey),
     shipment:
       shipped && order.trackingNumber
-        ? { trackingNumber: order.trackingNumber, shippedOn: order.shippedAt ? formatDay(order.shippedAt) : null }
+        ? {
+            trackingNumber: order.trackingNumber,
+            // Set by the print partner's webhook (docs/decisions/028); the desk's manual move has neither.
+            carrier: order.carrier,
+            trackingUrl: order.trackingUrl,
+            shippedOn: order.shippedAt ? formatDay(order.shippedAt) : null,
+          }
         : null,
   };
 }

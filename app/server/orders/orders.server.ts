@@ -166,6 +166,8 @@ export interface PaidOrderView {
   quantity: number;
   pages: number;
   estimatedDelivery: string | null;
+  /** The print PDF exists: the page gives the customer its download link (customer-pdf.server.ts). */
+  pdfReady: boolean;
 }
 
 /**
@@ -191,5 +193,6 @@ export async function findOrderOfCheckoutSession(db: Database, visitorSessionId:
     quantity: order.pricing.quantity,
     pages: order.pricing.pages,
     estimatedDelivery: order.estimatedDelivery,
+    pdfReady: paid && Boolean(order.pdfKey),
   };
 }

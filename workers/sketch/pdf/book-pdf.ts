@@ -66,6 +66,11 @@ export interface BookPdfInput {
   dedication: string | null;
   /** One loader per sketch page, in book order; each is called only when its page is written. */
   pages: ReadonlyArray<() => Promise<Uint8Array>>;
+  /**
+   * Single-sided, for the print partner (decision 028): every page followed by a blank one, so
+   * each colouring page is on a sheet of its own with a white back (markers bleed through paper).
+   */
+  blankBacks?: boolean;
 }
 
 export interface BookPdfResult {
@@ -104,18 +109,24 @@ async function writeBook(pdf: PdfWriter, input: BookPdfInput): Promise<BookPdfRe
   const missing = new Set<string>();
   const fonts = `/Font << /F1 ${titleFont} 0 R /F2 ${textFont} 0 R >>`;
 
+  // Each Kids entry must be a page object of its own, so every blank back is its own (tiny) page.
+  const addPage = async (page: number) => {
+    kids.push(page);
+    if (input.blankBacks) kids.push(await textPage(pdf, pageTree, fonts, ""));
+  };
+
   const title = toWinAnsi(input.title);
   title.missing.forEach((char) => missing.add(char));
-  kids.push(await textPage(pdf, pageTree, fonts, titlePageContent(title.bytes)));
+  await addPage(await textPage(pdf, pageTree, fonts, titlePageContent(title.bytes)));
 
   const paragraphs = (input.dedication ?? "").trim().split(/\r?\n/).map(toWinAnsi);
   paragraphs.forEach((paragraph) => paragraph.missing.forEach((char) => missing.add(char)));
-  kids.push(await textPage(pdf, pageTree, fonts, dedicationPageContent(paragraphs.map((p) => p.bytes))));
+  await addPage(await textPage(pdf, pageTree, fonts, dedicationPageContent(paragraphs.map((p) => p.bytes))));
 
   let lowestDpi: number | null = null;
   for (const load of input.pages) {
     const { page, dpi } = await sketchPage(pdf, pageTree, await load());
-    kids.push(page);
+    await addPage(page);
     lowestDpi = lowestDpi === null ? dpi : Math.min(lowestDpi, dpi);
   }
 
@@ -226,4 +237,87 @@ export function placeImage(width: number, height: number): { matrix: number[]; d
   if (!rotated) return { matrix: [placedAcross, 0, 0, placedUp, x, y], dpi, rotated };
   // Image x (u) runs up the page, image y (v, its top at 1) runs leftwards: top at the spine.
   return { matrix: [0, placedUp, -placedAcross, 0, x + placedAcross, y], dpi, rotated };
+}
+
+/**
+ * The cover (docs/decisions/028): one page, back and front side by side with no spine (a coil
+ * binding has none), 0.125 in bleed around: 17.25 x 11.25 in (1242 x 810 pt). The back stays
+ * white; the front (the right half) carries the title at the top and one of the book's pages
+ * below it, inside the same 0.375 in safety margin the interior keeps from the trim.
+ */
+export const COVER_WIDTH_PT = pt(2 * TRIM_WIDTH_IN + 2 * BLEED_IN);
+export const COVER_HEIGHT_PT = PAGE_HEIGHT_PT;
+const FRONT_TRIM_LEFT = BLEED + pt(TRIM_WIDTH_IN);
+export const COVER_FRONT_SAFE_AREA = {
+  left: FRONT_TRIM_LEFT + pt(OUTER_MARGIN_IN),
+  right: COVER_WIDTH_PT - BLEED - pt(OUTER_MARGIN_IN),
+  bottom: BLEED + pt(OUTER_MARGIN_IN),
+  top: COVER_HEIGHT_PT - BLEED - pt(OUTER_MARGIN_IN),
+};
+const COVER_TITLE = { font: "Helvetica-Bold" as StandardFont, largest: 40, smallest: 22, maxLines: 3, leading: 1.15 };
+
+export interface CoverPdfInput {
+  title: string;
+  /** The page shown on the front. */
+  front: () => Promise<Uint8Array>;
+}
+
+export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promise<void> {
+  try {
+    const pdf = new PdfWriter(sink);
+    await pdf.begin();
+    const catalog = pdf.allocate();
+    const pageTree = pdf.allocate();
+    const font = pdf.allocate();
+    const page = pdf.allocate();
+    const contents = pdf.allocate();
+    const xobject = pdf.allocate();
+    await pdf.object(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R >>`);
+    await pdf.object(font, standardFont(COVER_TITLE.font));
+    await pdf.object(pageTree, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
+
+    const safe = COVER_FRONT_SAFE_AREA;
+    const measure = safe.right - safe.left;
+    const middle = (safe.left + safe.right) / 2;
+    const set = fitText([toWinAnsi(input.title).bytes], { ...COVER_TITLE, measure }, COVER_TITLE.maxLines);
+    const lineHeight = set.size * COVER_TITLE.leading;
+    const titleTop = safe.top - set.size * 0.72;
+    let text = "0 g\n";
+    set.lines.forEach((line, i) => {
+      if (line.length === 0) return;
+      const x = middle - textWidth(line, COVER_TITLE.font, set.size) / 2;
+      text += `BT /F1 ${set.size} Tf 1 0 0 1 ${pdfNumber(x)} ${pdfNumber(titleTop - i * lineHeight)} Tm ${pdfLiteral(line)} Tj ET\n`;
+    });
+    // The picture fills what is left of the front below the title, with a title's line of air.
+    const image = readPngForPdf(await input.front());
+    const pictureTop = titleTop - (set.lines.length - 1) * lineHeight - set.size;
+    const boxHeight = pictureTop - safe.bottom;
+    const scale = Math.min(measure / image.width, boxHeight / image.height);
+    const width = image.width * scale;
+    const height = image.height * scale;
+    const x = safe.left + (measure - width) / 2;
+    const y = safe.bottom + (boxHeight - height) / 2;
+    const picture = `q ${[width, 0, 0, height, x, y].map(pdfNumber).join(" ")} cm /Im1 Do Q\n`;
+
+    await pdf.object(
+      page,
+      `<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 ${COVER_WIDTH_PT} ${COVER_HEIGHT_PT}] /BleedBox [0 0 ${COVER_WIDTH_PT} ${COVER_HEIGHT_PT}] ` +
+        `/TrimBox [${BLEED} ${BLEED} ${COVER_WIDTH_PT - BLEED} ${COVER_HEIGHT_PT - BLEED}] ` +
+        `/Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im1 ${xobject} 0 R >> >> /Contents ${contents} 0 R >>`,
+    );
+    await pdf.textStream(contents, "", picture + text);
+    await pdf.stream(
+      xobject,
+      `/Type /XObject /Subtype /Image /Width ${image.width} /Height ${image.height} ` +
+        `/ColorSpace /${image.colors === 1 ? "DeviceGray" : "DeviceRGB"} /BitsPerComponent ${image.bitsPerComponent} /Filter /FlateDecode ` +
+        `/DecodeParms << /Predictor 15 /Colors ${image.colors} /BitsPerComponent ${image.bitsPerComponent} /Columns ${image.width} >>`,
+      image.idatLength,
+      image.idat,
+    );
+    await pdf.finish(`/Root ${catalog} 0 R`);
+    await sink.close();
+  } catch (error) {
+    await sink.abort().catch(() => undefined);
+    throw error;
+  }
 }

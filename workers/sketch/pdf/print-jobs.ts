@@ -11,7 +11,8 @@
  * It prints the pages the payment recorded (orders.print_pages, decision 018), not whatever the book
  * has selected when the job runs. A create-book order is paid before its photos are drawn, so
  * the job waits (retries with a delay) while any of those pages is pending or processing. A
- * failed image is left out of the book and logged. Idempotent: a PDF already stored for the
+ * page that failed, or is not drawn at its paid level, stops the order as "needs attention" on
+ * the desk with the page named: no short book is ever printed (decision 028). Idempotent: a PDF already stored for the
  * order is recorded, never rebuilt.
  */
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
@@ -20,9 +21,9 @@ import type { Image, Order, PrintPage } from "../../../app/core/db/schema.server
 import { DEFAULT_DETAIL_LEVEL } from "../../../app/core/engine-limits";
 import { drawnLevel } from "../../../app/core/contracts/sketch";
 import { retryDelaySeconds, type SketchEnv } from "../consumer";
-import { printKeyFor, type PrintJob } from "../../../app/core/contracts/print";
+import { coverKeyFor, partnerInteriorKeyFor, printKeyFor, type PrintJob, type PrintSubmission } from "../../../app/core/contracts/print";
 import { describeError } from "../errors";
-import { writeBookPdf } from "./book-pdf";
+import { writeBookPdf, writeCoverPdf } from "./book-pdf";
 import { R2MultipartSink } from "./sink";
 
 export const PRINT_QUEUE = "print-jobs";
@@ -34,12 +35,14 @@ export const DEFAULT_SKETCH_WAIT_SECONDS = 60;
 export interface PrintEnv extends SketchEnv {
   /** Overrides DEFAULT_SKETCH_WAIT_SECONDS (the tests do not wait a minute). */
   PRINT_SKETCH_WAIT_SECONDS?: string;
+  /** The app Worker sends the order to the print partner once its PDF exists (decision 028). */
+  PRINT_SUBMIT_QUEUE?: Queue<PrintSubmission>;
 }
 
 const { orders, books, images } = schema;
 
 export type PrintOutcome =
-  | { status: "stored"; key: string; pageCount: number; leftOut: number[] }
+  | { status: "stored"; key: string; pageCount: number }
   | { status: "already-stored"; key: string }
   | { status: "waiting"; unfinished: number }
   | { status: "skipped"; reason: string };
@@ -64,6 +67,9 @@ async function handlePrintJob(message: Message<unknown>, env: PrintEnv): Promise
       return;
     }
     if (outcome.status === "skipped") console.warn(`order ${orderId}: no PDF: ${outcome.reason}`);
+    // The PDF exists (new or stored before): on to the printer. Sending twice is harmless (the
+    // app Worker sends each order once); a failed send retries this message.
+    else await env.PRINT_SUBMIT_QUEUE?.send({ orderId } satisfies PrintSubmission);
     message.ack();
   } catch (error) {
     console.error(`order ${orderId}: PDF attempt ${message.attempts} failed, will retry: ${describeError(error)}`);
@@ -71,10 +77,16 @@ async function handlePrintJob(message: Message<unknown>, env: PrintEnv): Promise
   }
 }
 
-/** Messages that used up their retries: nothing more to do automatically, so say so loudly. */
-export async function handlePrintDeadLetters(batch: MessageBatch<unknown>): Promise<void> {
+/**
+ * Messages that used up their retries: the order is marked "needs attention" on the desk (with
+ * Send again), and the hourly cron leaves it to a person (decision 028).
+ */
+export async function handlePrintDeadLetters(batch: MessageBatch<unknown>, env: PrintEnv): Promise<void> {
+  const db = database(env.DB);
   for (const message of batch.messages) {
-    console.error(`order ${jobOrderId(message.body) ?? "?"}: no print PDF after every retry; build it by hand or resend the job`);
+    const orderId = jobOrderId(message.body);
+    console.error(`order ${orderId ?? "?"}: no print PDF after every retry`);
+    if (orderId !== null) await markNeedsAttention(db, orderId, "The print PDF could not be made after every retry.");
     message.ack();
   }
 }
@@ -102,10 +114,36 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
 
   const printable = pages.flatMap(({ print }) => (typeof print === "object" && "sketchKey" in print ? [print.sketchKey] : []));
   const leftOut = pages.flatMap(({ imageId, print }) => (typeof print === "object" && "leaveOut" in print ? [{ imageId, reason: print.leaveOut }] : []));
-  for (const { imageId, reason } of leftOut) {
-    console.warn(`order ${order.orderNumber}: image ${imageId} left out of the PDF (${reason})`);
+  // No short book is ever printed: a paid page that cannot be printed stops the order for a
+  // person (the desk shows it as needing attention, with the pages named), never goes out short.
+  if (leftOut.length > 0 || printable.length === 0) {
+    const named = await namePages(db, leftOut);
+    const reason = named.length ? `Not printed: ${named.join("; ")}` : "Not printed: the book has no drawn pages";
+    console.warn(`order ${order.orderNumber}: ${reason}`);
+    await markNeedsAttention(db, order.id, reason);
+    return { status: "skipped", reason };
   }
-  if (printable.length === 0) return { status: "skipped", reason: "the book has no drawn pages to print; needs review" };
+
+  // The cover first (the print partner takes it as a file of its own, decision 028): once the
+  // interior is stored, a later run records it without rebuilding, so the cover must exist by then.
+  const coverKey = coverKeyFor(order.orderNumber);
+  if (!(await env.IMAGES.head(coverKey))) {
+    await writeCoverPdf(new R2MultipartSink(env.IMAGES, coverKey, { httpMetadata: { contentType: "application/pdf" } }), {
+      title: book.title,
+      front: () => loadSketch(env.IMAGES, printable[0]),
+    });
+  }
+
+  // The partner's single-sided interior, also before the plain PDF that marks the order done.
+  const partnerKey = partnerInteriorKeyFor(order.orderNumber);
+  if (!(await env.IMAGES.head(partnerKey))) {
+    await writeBookPdf(new R2MultipartSink(env.IMAGES, partnerKey, { httpMetadata: { contentType: "application/pdf" } }), {
+      title: book.title,
+      dedication: book.personalMessage,
+      pages: printable.map((sketchKey) => () => loadSketch(env.IMAGES, sketchKey)),
+      blankBacks: true,
+    });
+  }
 
   const sink = new R2MultipartSink(env.IMAGES, key, {
     httpMetadata: { contentType: "application/pdf" },
@@ -123,7 +161,7 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
     console.warn(`order ${order.orderNumber}: a page prints at ${Math.round(result.lowestDpi)} dpi (small photo)`);
   }
   await recordPdf(env, order.id, key, now);
-  return { status: "stored", key, pageCount: result.pageCount, leftOut: leftOut.map((page) => page.imageId) };
+  return { status: "stored", key, pageCount: result.pageCount };
 }
 
 type PagePrint = { sketchKey: string } | "wait" | { leaveOut: string };
@@ -169,6 +207,25 @@ async function pagePrint(env: PrintEnv, page: PrintPage, row: Image | undefined)
   }
   if (row.processingStatus === "failed") return { leaveOut: `failed: ${row.error ?? "no reason"}` };
   return { leaveOut: `the page paid for (${page.sketchKey ?? `${page.detailLevel} level`}) is not drawn; needs review` };
+}
+
+/** "photo 12 (IMG_0042.jpg): failed: ...", for the desk. */
+async function namePages(db: Database, pages: { imageId: number; reason: string }[]): Promise<string[]> {
+  if (pages.length === 0) return [];
+  const rows = await db
+    .select({ id: images.id, name: images.originalFilename })
+    .from(images)
+    .where(inArray(images.id, pages.map((page) => page.imageId)));
+  const names = new Map(rows.map((row) => [row.id, row.name]));
+  return pages.map(({ imageId, reason }) => `photo ${imageId}${names.get(imageId) ? ` (${names.get(imageId)})` : ""}: ${reason}`);
+}
+
+/** The desk shows it with Send again; the hourly cron leaves it to a person. */
+async function markNeedsAttention(db: Database, orderId: number, reason: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ printStatus: "needs-attention", printStatusDetail: reason.slice(0, 500) })
+    .where(and(eq(orders.id, orderId), isNull(orders.printStatus)));
 }
 
 async function loadSketch(bucket: R2Bucket, key: string): Promise<Uint8Array> {
