@@ -7,6 +7,7 @@ import { type DetailLevel } from "~/core/engine-limits";
 import type { SketchJob } from "~/core/contracts/sketch";
 import type { Database } from "~/core/db/database.server";
 import { books, images, type Book } from "~/core/db/schema.server";
+import { pageDetailLevel } from "~/core/db/page-detail-level.server";
 import type { Env } from "~/server/http/env.server";
 import { jsonError, notFound } from "~/server/http/http.server";
 
@@ -62,11 +63,7 @@ export async function startProcessing(env: Env, db: Database, book: Book): Promi
   return { queued };
 }
 
-/**
- * The level an image is drawn at: its own, else its book's. Read by the statement that picks the
- * image, so the job carries the level as it is at that moment.
- */
-export const pageDetailLevel = sql<DetailLevel>`coalesce(${images.detailLevel}, (SELECT ${books.detailLevel} FROM ${books} WHERE ${books.id} = ${images.bookId}))`;
+export { pageDetailLevel };
 
 /** Picks and queues a book's unqueued pending images; returns how many. If sending fails they are unpicked. */
 export async function queuePendingImages(env: Env, db: Database, bookId: number, now = new Date()): Promise<number> {
