@@ -166,6 +166,12 @@ export const SHOP_DAILY_LIMITS = {
   "upload-ticket": { perSession: 4 * MAX_PHOTOS_PER_BOOK, perAddress: 20 * MAX_PHOTOS_PER_BOOK },
   /** SPEC's record-book-data: a checkouts row per call (an abandoned cart is kept). */
   "book-data": { perSession: 50, perAddress: 200 },
+  /**
+   * Payment starts that reach the payment provider (a new checkout, and closing the book's other
+   * one): each is up to two writes at Stripe, whose rate limit is the whole shop's. A buyer who
+   * cancels and pays again a few times stays far below.
+   */
+  payment: { perSession: 20, perAddress: 200 },
 } as const;
 /** The period of API_LIMITER's `simple` setting in wrangler.toml. */
 export const SHOP_BURST_PERIOD_SECONDS = 60;

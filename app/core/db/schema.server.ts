@@ -147,6 +147,7 @@ export const USAGE_ACTIONS = [
   "order-lookup",
   "upload-ticket",
   "book-data",
+  "payment",
 ] as const;
 export type UsageAction = (typeof USAGE_ACTIONS)[number];
 
