@@ -54,13 +54,33 @@ export async function startProcessing(env: Env, db: Database, book: Book): Promi
   if (queued === 0 && (await db.$count(images, eq(images.bookId, book.id))) === 0) {
     throw jsonError(400, API_MESSAGES.bookHasNoImages);
   }
-  if (queued > 0) {
-    await db
-      .update(books)
-      .set({ status: "processing" })
-      .where(and(eq(books.id, book.id), inArray(books.status, ["draft", "ready"])));
-  }
+  if (queued > 0) await markBookProcessing(db, book.id);
   return { queued };
+}
+
+async function markBookProcessing(db: Database, bookId: number): Promise<void> {
+  await db
+    .update(books)
+    .set({ status: "processing" })
+    .where(and(eq(books.id, bookId), inArray(books.status, ["draft", "ready"])));
+}
+
+/**
+ * What the preview page does when it is opened: the photos of the book never sent to be drawn
+ * (uploaded, then the upload page left without Next, and the preview reached from the history
+ * or a bookmark) are sent now, as /process would send them. Sends only photos never sent, so a
+ * reload sends nothing twice; a queue that refuses leaves them for the next visit (or Next).
+ * Returns how many were sent.
+ */
+export async function drawWaitingPhotos(env: Env, db: Database, bookId: number): Promise<number> {
+  try {
+    const queued = await queuePendingImages(env, db, bookId);
+    if (queued > 0) await markBookProcessing(db, bookId);
+    return queued;
+  } catch (error) {
+    console.error("sending a book's waiting photos to be drawn failed", bookId, error);
+    return 0;
+  }
 }
 
 export { pageDetailLevel };
