@@ -148,6 +148,7 @@ export const USAGE_ACTIONS = [
   "upload-ticket",
   "book-data",
   "payment",
+  "stored-bytes",
 ] as const;
 export type UsageAction = (typeof USAGE_ACTIONS)[number];
 
