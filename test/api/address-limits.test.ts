@@ -45,6 +45,9 @@ describe("DAILY_LIMIT_PER_ADDRESS", () => {
     const raised = { DAILY_LIMIT_PER_ADDRESS: "100000" };
     await fillAddress({ ...env, ...raised } as Env, "198.51.100.41", BOOKS.perAddress);
     expect(await refusal(requireShopAllowance({ ...env, ...raised } as Env, db, requestFrom("198.51.100.41"), `limits-session-${++sessions}`, "book"))).toBeNull();
+    // A count of actions: it never lowers a cap counted in bytes (a 1 MB photo under 100000 "bytes").
+    const photoBytes = 1024 * 1024;
+    expect(await refusal(requireShopAllowance({ ...env, ...raised } as Env, db, requestFrom("198.51.100.41"), `limits-session-${++sessions}`, "stored-bytes", photoBytes))).toBeNull();
 
     await fillAddress({ ...production, ...raised }, "198.51.100.42", BOOKS.perAddress);
     const refused = await refusal(requireShopAllowance({ ...production, ...raised }, db, requestFrom("198.51.100.42"), `limits-session-${++sessions}`, "book"));

@@ -47,7 +47,8 @@ export async function requireShopAllowance(
   const limits = SHOP_DAILY_LIMITS[action];
   await countUsage(db, action, requester, now, amount, {
     perSession: limits.perSession,
-    perAddress: hasAddress ? (addressLimitOverride(env) ?? limits.perAddress) : null,
+    // The override is a count of actions: it only ever raises a cap (never lowers the bytes cap).
+    perAddress: hasAddress ? Math.max(addressLimitOverride(env) ?? 0, limits.perAddress) : null,
     message: SHOP_LIMIT_MESSAGES.daily,
   });
   return requester;
