@@ -1,6 +1,7 @@
 // `npm run load`: N visitors at once (default 50) against a running `npm run dev`. Each one
 // creates a book, uploads five real photos, processes them, selects the pages, gets a quote,
-// places the order and pays on the local test checkout, the way the /book/{id} pages do.
+// places the order and pays on the local test checkout, the way the /book/{id} pages do. Each
+// visitor presents its own client address (below), so the per-address limits see many customers.
 // Prints requests/s, latency percentiles per step and overall, the count of 5xx answers (must
 // be 0), and then checks that nothing was lost: every uploaded photo has a row, its original
 // answers from R2 with the bytes that were sent, and its sketch is finished and served.
@@ -36,16 +37,31 @@ const base = option("base", `http://127.0.0.1:${process.env.PORT ?? 8787}`);
 /** Every request's step, status and time; the figures come from here. */
 const samples = [];
 
+/**
+ * The header by which a visitor presents its own client address: honoured only under `npm run
+ * dev` and the tests (LOCAL_CLIENT_ADDRESS_HEADER in app/server/limits/client-address.server.ts,
+ * decision 024), where every request really comes from 127.0.0.1 and would share one address's
+ * limits. Production ignores it.
+ */
+const LOCAL_CLIENT_ADDRESS_HEADER = "X-Local-Client-Address";
+
+/** Visitor n's address: one of 198.18.0.0/15, the range set aside for benchmarks (RFC 2544). */
+function visitorAddress(index) {
+  return `198.${18 + ((index >> 16) & 1)}.${(index >> 8) & 255}.${index & 255}`;
+}
+
 class Visitor {
   cookie = null;
 
   constructor(index) {
     this.index = index;
+    this.address = visitorAddress(index);
   }
 
   async request(step, pathname, init = {}) {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set("Cookie", this.cookie);
+    headers.set(LOCAL_CLIENT_ADDRESS_HEADER, this.address);
     const started = performance.now();
     let response;
     try {

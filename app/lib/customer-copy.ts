@@ -92,6 +92,9 @@ export const BOOK_PAGE_MESSAGES = {
   uploadMore: (count: number) => `Upload at least ${count} more ${count === 1 ? "photo" : "photos"}, then select them here.`,
   uploadMoreLink: "Upload more photos",
   deselect: (count: number) => `Deselect ${count} ${count === 1 ? "sketch" : "sketches"} to continue.`,
+  /** The preview page opened before the upload page's Next sent the photos: it sends them itself. */
+  waitingPhotosSent: (count: number) =>
+    `${count === 1 ? "1 photo was" : `${count} photos were`} still waiting to be drawn, so we've started drawing ${count === 1 ? "it" : "them"} now. The sketches appear here as they're ready.`,
 } as const;
 
 /** The photo drop zones' own words; what they refuse is said by react-dropzone (docs/product.md §8). */

@@ -166,7 +166,25 @@ export const SHOP_DAILY_LIMITS = {
   "upload-ticket": { perSession: 4 * MAX_PHOTOS_PER_BOOK, perAddress: 20 * MAX_PHOTOS_PER_BOOK },
   /** POST /api/record-book-data: a checkouts row per call (an abandoned cart is kept). */
   "book-data": { perSession: 50, perAddress: 200 },
+  /**
+   * Payment starts that reach the payment provider (a new checkout, and closing the book's other
+   * one): each is up to two writes at Stripe, whose rate limit is the whole shop's. A buyer who
+   * cancels and pays again a few times stays far below.
+   */
+  payment: { perSession: 20, perAddress: 200 },
+  /**
+   * Bytes of photos stored for books (uploaded to a book, or to a create-book ticket), kept up to
+   * a year if never paid for: two premium books of the largest photos a session, and a day's
+   * books of many customers behind one address (a carrier's NAT, decision 024).
+   */
+  "stored-bytes": { perSession: 2 * MAX_PHOTOS_PER_BOOK * MAX_UPLOAD_BYTES, perAddress: 10 * 1024 * MB },
 } as const;
+/**
+ * An IPv6 client's /48 (a site: 65,536 /64s) is counted beside its /64, with this many times each
+ * per-address daily cap (decision 024): room for a household or office with several networks,
+ * none for a script walking through the /64s of one /48.
+ */
+export const IPV6_BLOCK_LIMIT_FACTOR = 4;
 /** The period of API_LIMITER's `simple` setting in wrangler.toml. */
 export const SHOP_BURST_PERIOD_SECONDS = 60;
 

@@ -3,7 +3,7 @@ import { requireBook } from "~/server/books/books.server";
 import { database } from "~/core/db/database.server";
 import { parseId, requireMethod } from "~/server/http/http.server";
 import { addImages, imageDto, listImages } from "~/server/books/images.server";
-import { requireShopAllowance } from "~/server/limits/shop-limits.server";
+import { requireShopAllowance, storedBytesCharge } from "~/server/limits/shop-limits.server";
 import { drainBody, REFUSED_BODY_DRAIN_BYTES } from "~/server/http/bytes.server";
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
@@ -25,6 +25,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     await drainBody(request.body, REFUSED_BODY_DRAIN_BYTES);
     throw refusal;
   }
-  const images = await addImages(env, db, book, request);
+  const images = await addImages(env, db, book, request, storedBytesCharge(env, db, request, context.sessionId));
   return json({ images: images.map((image) => imageDto(image, book.detailLevel)) }, { status: 201 });
 }

@@ -14,6 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = await readValidBody(request, createCheckoutSessionSchema);
   const db = database(env.DB);
   await requireShopAllowance(env, db, request, context.sessionId, "book");
-  const payment = await createCheckoutSession({ env, db, origin: new URL(request.url).origin }, context.sessionId, input);
+  const chargeProviderCall = () => requireShopAllowance(env, db, request, context.sessionId, "payment");
+  const payment = await createCheckoutSession({ env, db, origin: new URL(request.url).origin, chargeProviderCall }, context.sessionId, input);
   return json({ url: payment.checkoutUrl, orderNumber: payment.orderNumber, orderId: payment.orderId });
 }

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { paymentRequestSchema } from "~/lib/schemas";
 import { database } from "~/core/db/database.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 import { methodNotAllowed, parseId, readValidBody, requireMethod } from "~/server/http/http.server";
 import { requireOrder } from "~/server/orders/orders.server";
 import { startOrderPayment } from "~/server/payments/payments.server";
@@ -14,5 +15,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const db = database(env.DB);
   const order = await requireOrder(db, context.sessionId, parseId(params.orderId));
   await readValidBody(request, paymentRequestSchema);
-  return json(await startOrderPayment({ env, db, origin: new URL(request.url).origin }, order));
+  const chargeProviderCall = () => requireShopAllowance(env, db, request, context.sessionId, "payment");
+  return json(await startOrderPayment({ env, db, origin: new URL(request.url).origin, chargeProviderCall }, order));
 }

@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { retryPaymentSchema } from "~/lib/schemas";
 import { retryPayment } from "~/server/payments/checkouts.server";
 import { database } from "~/core/db/database.server";
+import { requireShopAllowance } from "~/server/limits/shop-limits.server";
 import { methodNotAllowed, readValidBody, requireMethod } from "~/server/http/http.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
@@ -12,6 +13,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const input = await readValidBody(request, retryPaymentSchema);
   const db = database(env.DB);
-  const payment = await retryPayment({ env, db, origin: new URL(request.url).origin }, context.sessionId, input);
+  const chargeProviderCall = () => requireShopAllowance(env, db, request, context.sessionId, "payment");
+  const payment = await retryPayment({ env, db, origin: new URL(request.url).origin, chargeProviderCall }, context.sessionId, input);
   return json({ url: payment.checkoutUrl, orderNumber: payment.orderNumber, orderId: payment.orderId });
 }

@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { database } from "~/core/db/database.server";
 import { methodNotAllowed, requireMethod } from "~/server/http/http.server";
 import { putUploadSource, uploadToTicket } from "~/server/uploads/upload-tickets.server";
+import { storedBytesCharge } from "~/server/limits/shop-limits.server";
 
 /** The signed URL of an upload ticket: PUT the raw file bytes (S3-like), once. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -15,6 +16,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ticketUrl.pathname + ticketUrl.search,
     putUploadSource(request),
     new Date(),
+    storedBytesCharge(env, database(env.DB), request, context.sessionId),
   );
   return json(result);
 }

@@ -19,6 +19,7 @@ import { type DetailLevel } from "~/core/engine-limits";
 import { loadVisitorBook } from "~/server/books/book-pages.server";
 import { database } from "~/core/db/database.server";
 import { bookDetailSettings, redrawOlderEnginePages } from "~/server/books/detail-levels.server";
+import { drawWaitingPhotos } from "~/server/books/books.server";
 
 export const meta: MetaFunction = () => [{ title: `Choose your sketches – ${SHOP_NAME}` }];
 
@@ -33,8 +34,10 @@ const BULK_TOOLS: { label: string; keeps: (image: ImageDto) => boolean }[] = [
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const book = await loadVisitorBook(context, params.id);
   const db = database(context.cloudflare.env.DB);
+  // Opened from the history or a bookmark, the upload page's Next may never have been pressed.
+  const sentToDraw = await drawWaitingPhotos(context.cloudflare.env, db, book.id);
   await redrawOlderEnginePages(context.cloudflare.env, db, book.id);
-  return json({ ...book, ...(await bookDetailSettings(db, book.id)) });
+  return json({ ...book, sentToDraw, ...(await bookDetailSettings(db, book.id)) });
 }
 
 type Filter = "all" | "selected" | "unselected";
@@ -237,6 +240,12 @@ export default function PreviewPage() {
             <AlertIcon className="mt-0.5 h-5 w-5 shrink-0" />
             <p>{CREATE_BOOK_MESSAGES.pagesLockedWhilePaying}</p>
           </div>
+        ) : null}
+
+        {book.sentToDraw > 0 ? (
+          <p role="status" className="mb-4 text-sm text-gray-700">
+            {BOOK_PAGE_MESSAGES.waitingPhotosSent(book.sentToDraw)}
+          </p>
         ) : null}
 
         {inProgress ? (

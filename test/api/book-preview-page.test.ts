@@ -3,10 +3,11 @@
  * do when the book has too few or too many photos, before Create My Book; not only the order
  * page later. Read from the server-rendered page, so it holds before any script runs.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOK_PAGE_MESSAGES, CREATE_BOOK_MESSAGES, LABELS } from "~/lib/customer-copy";
 import { PLANS } from "~/lib/shop-rules";
-import { dbRun, fakeJpeg, Visitor } from "./helpers";
+import { dbRun, fakeJpeg, pngFile, Visitor } from "./helpers";
 
 /** A book of `photos` drawn photos, the first `selected` of them selected, of `plan` if given. */
 async function drawnBook(visitor: Visitor, photos: number, selected: number, plan?: "standard" | "premium") {
@@ -71,5 +72,28 @@ describe("preview page: the plan's photo range", () => {
     expectBeforeCreate(html, BOOK_PAGE_MESSAGES.planPhotoRange(premium.name, premium.minPhotos, premium.maxPhotos));
     expect(html).not.toContain(CREATE_BOOK_MESSAGES.notEnoughPhotosTitle);
     expect(html).not.toContain(CREATE_BOOK_MESSAGES.tooManyPhotosTitle);
+  });
+});
+
+describe("preview page opened before the photos were sent to be drawn", () => {
+  it("photos uploaded without pressing Next: opening the preview sends them, says so, and they get drawn; a reload sends nothing twice", async () => {
+    const visitor = new Visitor();
+    const bookId = await visitor.createBook("Opened from a bookmark");
+    await visitor.uploadOk(bookId, [await pngFile("waiting-1.png"), await pngFile("waiting-2.png")]);
+    // No POST /process: the upload page's Next was never pressed.
+
+    const html = await previewHtml(visitor, bookId);
+    expect(html).toContain(BOOK_PAGE_MESSAGES.waitingPhotosSent(2).replaceAll("'", "&#x27;"));
+
+    await expect
+      .poll(
+        async () => ((await (await visitor.fetch(`/api/books/${bookId}/progress`)).json()) as { processedImages: number }).processedImages,
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe(2);
+    const again = await previewHtml(visitor, bookId);
+    expect(again).not.toContain("still waiting to be drawn");
+    const sends = await env.DB.prepare("SELECT sum(process_attempts) AS n FROM images WHERE book_id = ?").bind(bookId).first<number>("n");
+    expect(sends).toBe(2);
   });
 });

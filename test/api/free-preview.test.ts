@@ -128,7 +128,7 @@ describe("free-preview limits", () => {
 
   it("counts per UTC day with a fixed clock: the sixth use is refused until midnight", async () => {
     const db = database(env.DB);
-    const requester: Requester = { sessionId: "fixed-clock-session", addressHash: "fixed-clock-address" };
+    const requester: Requester = { sessionId: "fixed-clock-session", addressHash: "fixed-clock-address", blockHash: null };
     const evening = new Date("2026-03-14T22:00:00Z");
     for (let i = 0; i < FREE_CONVERSIONS_PER_DAY_PER_SESSION; i++) await countDailyUse(env, db, "free-conversion", requester, evening);
     const refusal = await countDailyUse(env, db, "free-conversion", requester, evening).catch((error: unknown) => error);
@@ -290,7 +290,7 @@ describe("a conversion the platform kills", () => {
     );
     // What an RPC call answers when the sketch Worker's isolate is killed mid-conversion.
     const dying = { ...env, SKETCHER: { convert: () => Promise.reject(new Error("Network connection lost.")) } } as unknown as Env;
-    const requester: Requester = { sessionId, addressHash: "test-address" };
+    const requester: Requester = { sessionId, addressHash: "test-address", blockHash: null };
 
     const refusal = await convertUpload(dying, database(env.DB), requester, key, new Date()).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(Response);

@@ -279,7 +279,7 @@ describe("an accepted upload's connection", () => {
       // @ts-expect-error: workerd's RequestInit accepts a stream body without `duplex`
       duplex: "half",
     });
-    const added = await addImages(env, database(env.DB), book, request);
+    const added = await addImages(env, database(env.DB), book, request, async () => undefined);
     expect(added).toHaveLength(1);
     expect(readToEnd).toBe(true);
   });

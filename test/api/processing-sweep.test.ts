@@ -151,6 +151,64 @@ describe("processing sweep", () => {
   });
 });
 
+/**
+ * A D1 binding that records how many parameters each statement binds. Local D1 runs a statement
+ * with more than D1's limit of 100 bound parameters; the deployed one refuses it.
+ */
+function parameterCountingD1() {
+  const counts: { sql: string; parameters: number }[] = [];
+  const countBinds = (statement: D1PreparedStatement, sql: string): D1PreparedStatement =>
+    new Proxy(statement, {
+      get(target, property) {
+        if (property === "bind") {
+          return (...values: unknown[]) => {
+            counts.push({ sql, parameters: values.length });
+            return countBinds(target.bind(...values), sql);
+          };
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  const db = new Proxy(env.DB, {
+    get(target, property) {
+      if (property === "prepare") return (sql: string) => countBinds(target.prepare(sql), sql);
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { counts, db };
+}
+
+/** D1's limit on the parameters one statement binds. */
+const D1_MAX_BOUND_PARAMETERS = 100;
+
+describe("many stuck images (after a queue or Worker outage)", () => {
+  it("one sweep sends all of 500 stuck images again, no statement binding more than D1's 100 parameters", async () => {
+    const first = await uploadedImage();
+    await markSent(first.imageId, "processing", T0, 1);
+    const columns = (await env.DB.prepare("PRAGMA table_info(images)").all<{ name: string }>()).results
+      .map((column) => column.name)
+      .filter((name) => name !== "id" && name !== "original_key");
+    const list = columns.join(", ");
+    for (let copy = 0; copy < 499; copy++) {
+      await dbRun(`INSERT INTO images (original_key, ${list}) SELECT ?, ${list} FROM images WHERE id = ?`, `originals/stuck-${copy}.png`, first.imageId);
+    }
+
+    const queue = recordingQueue();
+    const counting = parameterCountingD1();
+    const now = new Date(T0.getTime() + (PROCESSING_STUCK_MINUTES + 1) * MINUTE);
+    expect(await sweepStuckImages({ ...queue.env, DB: counting.db }, now)).toEqual({ requeued: 500, failed: 0 });
+
+    expect(counting.counts.length).toBeGreaterThan(0);
+    const widest = counting.counts.reduce((max, count) => (count.parameters > max.parameters ? count : max));
+    expect(widest.parameters, widest.sql).toBeLessThanOrEqual(D1_MAX_BOUND_PARAMETERS);
+    expect(new Set(queue.sent.map((job) => job.imageId)).size).toBe(500);
+    const resent = await env.DB.prepare("SELECT count(*) AS n FROM images WHERE process_attempts = 2 AND queued_at = ?").bind(seconds(now)).first<number>("n");
+    expect(resent).toBe(500);
+  });
+});
+
 describe("after a local reload (wrangler dev drops its in-memory queues)", () => {
   /** A SKETCH_QUEUE that records each sendBatch call's size as well. */
   function batchRecordingQueue() {

@@ -91,6 +91,7 @@ describe("sketch-jobs consumer", () => {
     expect(await env.IMAGES.head(regionsKeyFor(originalKey))).not.toBeNull();
     const original = await env.IMAGES.get(originalKey);
     await env.IMAGES.delete(originalKey);
+    await env.DB.prepare("UPDATE images SET detail_level = 'simple' WHERE id = ?").bind(imageId).run();
 
     const batch = createMessageBatch<SketchJob>("sketch-jobs", [
       { id: `msg-${++messageIds}`, timestamp: new Date(), attempts: 1, body: { imageId, detail: "simple" } },
@@ -108,6 +109,37 @@ describe("sketch-jobs consumer", () => {
     expect(ink(simple.image) / LEVEL_REGIONS.simple.lineWidthMm).toBeLessThan(ink(standard.image) / LEVEL_REGIONS.standard.lineWidthMm);
     expect((await storedPng(sketchKeyFor(originalKey))).etag).toBe(standard.etag); // untouched
     await env.IMAGES.put(originalKey, await original!.arrayBuffer());
+  });
+
+  it("jobs of one page delivered in the wrong order and twice: the page ends drawn at the level it wants", async () => {
+    const { imageId, originalKey } = await seedImage(await toJpeg(syntheticPhoto(360, 240, 21)));
+    // The customer set the page to Simple and at once to Detailed: two jobs, the Detailed one landing first.
+    await env.DB.prepare("UPDATE images SET detail_level = 'detailed' WHERE id = ?").bind(imageId).run();
+    const job = (detail: SketchJob["detail"]) =>
+      ({ id: `msg-${++messageIds}`, timestamp: new Date(), attempts: 1, body: { imageId, detail } }) as const;
+    for (const detail of ["detailed", "simple", "detailed", "simple"] as const) {
+      const batch = createMessageBatch<SketchJob>("sketch-jobs", [job(detail)]);
+      const ctx = createExecutionContext();
+      await worker.queue(batch, sketchEnv);
+      const result = await getQueueResult(batch, ctx);
+      expect(result.explicitAcks, `the ${detail} job is settled`).toHaveLength(1);
+      expect(result.retryMessages).toEqual([]);
+      expect(await imageRow(imageId)).toMatchObject({ processingStatus: "completed", sketchKey: sketchKeyFor(originalKey, "detailed") });
+    }
+    // The stale job wrote nothing, not even its page.
+    expect(await env.IMAGES.head(sketchKeyFor(originalKey, "simple"))).toBeNull();
+  });
+
+  it("a stale job that used up its retries fails nothing: the page's own job decides", async () => {
+    const { imageId } = await seedImage(await toJpeg(syntheticPhoto(200, 150, 5)));
+    await env.DB.prepare("UPDATE images SET detail_level = 'detailed', processing_status = 'pending' WHERE id = ?").bind(imageId).run();
+    const batch = createMessageBatch<SketchJob>("sketch-jobs-dlq", [
+      { id: `msg-${++messageIds}`, timestamp: new Date(), attempts: 4, body: { imageId, detail: "simple" } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, sketchEnv);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(1);
+    expect(await imageRow(imageId)).toMatchObject({ processingStatus: "pending", error: null });
   });
 
   it("redraws a page an older engine made: the new page has today's versioned key, the old one is not served as new", async () => {

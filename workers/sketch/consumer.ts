@@ -4,12 +4,14 @@
  *
  * Every message is settled on its own (ack or retry), so one bad photo never holds up the rest
  * of the batch. Re-running a message is harmless: a completed image is skipped, and the sketch
- * key is derived from the original's key, so a repeat overwrites the same object.
+ * key is derived from the original's key, so a repeat overwrites the same object. A message for
+ * a level the page no longer wants is acknowledged without writing.
  * images.error only ever holds a customer-facing reason (errors.ts customerReason); the internal
  * cause (D1, R2, codec text) goes to the log.
  */
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, getTableColumns, ne, sql } from "drizzle-orm";
 import { database, schema } from "../../app/core/db/database.server";
+import { pageDetailLevel } from "../../app/core/db/page-detail-level.server";
 import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/core/engine-limits";
 import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
 import { sketchKeyFor, type SketchJob } from "../../app/core/contracts/sketch";
@@ -58,24 +60,37 @@ export async function handleSketchJob(message: Message<unknown>, env: SketchEnv)
     return;
   }
   const db = database(env.DB);
+  const detail = jobDetail(message.body);
+  // Every write is made only while the page still wants this job's level: a customer who sets
+  // Simple and at once Detailed queues two jobs, and the older one may land last.
+  const stillWanted = and(eq(images.id, imageId), sql`${pageDetailLevel} = ${detail}`);
   try {
-    const row = await db.query.images.findFirst({ where: eq(images.id, imageId) });
+    const [row] = await db
+      .select({ ...getTableColumns(images), wantedLevel: pageDetailLevel })
+      .from(images)
+      .where(eq(images.id, imageId));
     if (!row) {
       // The book was deleted meanwhile: nothing to draw and no row to mark.
       console.warn(`image ${imageId} no longer exists; job dropped`);
       message.ack();
       return;
     }
-    const detail = jobDetail(message.body);
+    if (row.wantedLevel !== detail) {
+      // A stale job: the page's level changed since it was sent, and the job for the new level
+      // is on its way (or done). Drawing it would leave the page at a level nobody asked for.
+      console.warn(`image ${imageId}: job for ${detail} is stale (the page wants ${row.wantedLevel}); dropped`);
+      message.ack();
+      return;
+    }
     // Done already only if the stored page is the one at the level asked for.
     const wanted = sketchKeyFor(row.originalKey, detail);
     if (row.processingStatus === "completed" && row.sketchKey === wanted && (await env.IMAGES.head(row.sketchKey))) {
       message.ack();
       return;
     }
-    await db.update(images).set({ processingStatus: "processing", error: null }).where(eq(images.id, imageId));
+    await db.update(images).set({ processingStatus: "processing", error: null }).where(stillWanted);
     const result = await convertOriginal(env.IMAGES, row.originalKey, { detail });
-    await db
+    const written = await db
       .update(images)
       .set({
         processingStatus: "completed",
@@ -85,7 +100,11 @@ export async function handleSketchJob(message: Message<unknown>, env: SketchEnv)
         height: result.height,
         error: null,
       })
-      .where(eq(images.id, imageId));
+      .where(stillWanted)
+      .returning({ id: images.id });
+    if (written.length === 0) {
+      console.warn(`image ${imageId}: level changed while ${detail} was drawn; the newer job draws the page`);
+    }
     message.ack();
   } catch (error) {
     const internal = describeError(error);
@@ -94,7 +113,7 @@ export async function handleSketchJob(message: Message<unknown>, env: SketchEnv)
         await db
           .update(images)
           .set({ processingStatus: "failed", error: customerReason(error) })
-          .where(eq(images.id, imageId));
+          .where(stillWanted);
         console.warn(`image ${imageId} failed: ${internal}`);
         message.ack();
       } catch (dbError) {
@@ -125,11 +144,18 @@ export async function handleDeadLetters(batch: MessageBatch<unknown>, env: Sketc
       continue;
     }
     try {
-      // A later delivery may have succeeded meanwhile; never overwrite a finished sketch.
+      // A later delivery may have succeeded meanwhile; never overwrite a finished sketch. A job
+      // for a level the page no longer wants fails nothing: the newer job decides.
       await db
         .update(images)
         .set({ processingStatus: "failed", error: GAVE_UP_REASON })
-        .where(and(eq(images.id, imageId), ne(images.processingStatus, "completed")));
+        .where(
+          and(
+            eq(images.id, imageId),
+            ne(images.processingStatus, "completed"),
+            sql`${pageDetailLevel} = ${jobDetail(message.body)}`,
+          ),
+        );
       console.warn(`image ${imageId}: retries used up, marked failed`);
       message.ack();
     } catch (error) {

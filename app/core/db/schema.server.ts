@@ -156,6 +156,8 @@ export const USAGE_ACTIONS = [
   "order-lookup",
   "upload-ticket",
   "book-data",
+  "payment",
+  "stored-bytes",
 ] as const;
 export type UsageAction = (typeof USAGE_ACTIONS)[number];
 

@@ -7,6 +7,7 @@ import { type DetailLevel } from "~/core/engine-limits";
 import type { SketchJob } from "~/core/contracts/sketch";
 import type { Database } from "~/core/db/database.server";
 import { books, images, type Book } from "~/core/db/schema.server";
+import { pageDetailLevel } from "~/core/db/page-detail-level.server";
 import type { Env } from "~/server/http/env.server";
 import { jsonError, notFound } from "~/server/http/http.server";
 
@@ -53,20 +54,36 @@ export async function startProcessing(env: Env, db: Database, book: Book): Promi
   if (queued === 0 && (await db.$count(images, eq(images.bookId, book.id))) === 0) {
     throw jsonError(400, API_MESSAGES.bookHasNoImages);
   }
-  if (queued > 0) {
-    await db
-      .update(books)
-      .set({ status: "processing" })
-      .where(and(eq(books.id, book.id), inArray(books.status, ["draft", "ready"])));
-  }
+  if (queued > 0) await markBookProcessing(db, book.id);
   return { queued };
 }
 
+async function markBookProcessing(db: Database, bookId: number): Promise<void> {
+  await db
+    .update(books)
+    .set({ status: "processing" })
+    .where(and(eq(books.id, bookId), inArray(books.status, ["draft", "ready"])));
+}
+
 /**
- * The level an image is drawn at: its own, else its book's. Read by the statement that picks the
- * image, so the job carries the level as it is at that moment.
+ * What the preview page does when it is opened: the photos of the book never sent to be drawn
+ * (uploaded, then the upload page left without Next, and the preview reached from the history
+ * or a bookmark) are sent now, as /process would send them. Sends only photos never sent, so a
+ * reload sends nothing twice; a queue that refuses leaves them for the next visit (or Next).
+ * Returns how many were sent.
  */
-export const pageDetailLevel = sql<DetailLevel>`coalesce(${images.detailLevel}, (SELECT ${books.detailLevel} FROM ${books} WHERE ${books.id} = ${images.bookId}))`;
+export async function drawWaitingPhotos(env: Env, db: Database, bookId: number): Promise<number> {
+  try {
+    const queued = await queuePendingImages(env, db, bookId);
+    if (queued > 0) await markBookProcessing(db, bookId);
+    return queued;
+  } catch (error) {
+    console.error("sending a book's waiting photos to be drawn failed", bookId, error);
+    return 0;
+  }
+}
+
+export { pageDetailLevel };
 
 /** Picks and queues a book's unqueued pending images; returns how many. If sending fails they are unpicked. */
 export async function queuePendingImages(env: Env, db: Database, bookId: number, now = new Date()): Promise<number> {

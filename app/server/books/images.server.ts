@@ -14,6 +14,7 @@ import { stripMetadata } from "~/core/images/strip-metadata";
 import type { Database } from "~/core/db/database.server";
 import { books, images, uploads, type Book, type Image } from "~/core/db/schema.server";
 import type { Env } from "~/server/http/env.server";
+import type { StoredBytesCharge } from "~/server/limits/shop-limits.server";
 import { jsonError, notFound } from "~/server/http/http.server";
 import { drainBody, joinChunks, REFUSED_BODY_DRAIN_BYTES } from "~/server/http/bytes.server";
 import { MalformedMultipartError, multipartBoundary, readMultipart } from "~/server/http/multipart.server";
@@ -73,7 +74,14 @@ interface StoredOriginal {
  * them or none, so a concurrent upload cannot push the book past the limit either, nor add pages
  * to a book whose checkout opened meanwhile (decision 018).
  */
-export async function addImages(env: Env, db: Database, book: Book, request: Request, now = new Date()): Promise<Image[]> {
+export async function addImages(
+  env: Env,
+  db: Database,
+  book: Book,
+  request: Request,
+  chargeStoredBytes: StoredBytesCharge,
+  now = new Date(),
+): Promise<Image[]> {
   await requirePagesEditable(db, book.id, now);
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!request.body) throw jsonError(400, API_MESSAGES.noImagesUploaded);
@@ -119,6 +127,8 @@ export async function addImages(env: Env, db: Database, book: Book, request: Req
     // that reset can destroy the answer on its way (`npm run load` saw it: 503s under wrangler dev).
     await drainBody(request.body, MAX_NON_FILE_BYTES);
     if (stored.length === 0) throw jsonError(400, API_MESSAGES.noImagesUploaded);
+    // Counted once the request's photos are all in: refused, they are deleted below and no row is written.
+    await chargeStoredBytes(stored.reduce((total, original) => total + original.size, 0));
 
     const inserted = await insertImagesIfRoom(db, book.id, stored, now);
     if (!inserted) {

@@ -65,7 +65,9 @@ async function writeCursor(db: Database, prefix: string, startAfter: string | nu
 }
 
 /**
- * The keys no row of ours names as an original, a sketch or an upload. A region hierarchy is
+ * The keys no row of ours names as an original, a sketch or an upload, nor a paid order (or one
+ * being paid) as a page it pays for: the print job prints the recorded drawing even after the
+ * page's row moved on to another (decision 018). A region hierarchy is
  * named by the row of its original, while today's engine made it (an older engine's is garbage:
  * its pages are redrawn from a new one).
  */
@@ -75,10 +77,14 @@ async function unnamedKeys(env: Env, keys: string[]): Promise<string[]> {
   if (regionKeys.length > 0) {
     return [...(await unnamedRegions(env, regionKeys)), ...(await unnamedKeys(env, keys.filter((key) => !regionsOrigin(key))))];
   }
+  // The recorded pages are read once per call (an uncorrelated subquery), not once per key.
   const named = await env.DB.prepare(
     `SELECT k.value AS key FROM json_each(?1) AS k
      WHERE EXISTS (SELECT 1 FROM images WHERE original_key = k.value OR sketch_key = k.value)
-        OR EXISTS (SELECT 1 FROM uploads WHERE key = k.value OR sketch_key = k.value)`,
+        OR EXISTS (SELECT 1 FROM uploads WHERE key = k.value OR sketch_key = k.value)
+        OR k.value IN (
+          SELECT json_extract(page.value, '$.sketchKey') FROM orders, json_each(orders.print_pages) AS page
+          WHERE orders.print_pages IS NOT NULL AND orders.payment_status IN ('paying', 'paid'))`,
   )
     .bind(JSON.stringify(keys))
     .all<{ key: string }>();

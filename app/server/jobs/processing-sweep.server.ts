@@ -15,10 +15,14 @@ import { PROCESSING_FAILURES } from "~/core/engine-messages";
 import { pageDetailLevel, sketchJobs } from "~/server/books/books.server";
 import { database } from "~/core/db/database.server";
 import { images } from "~/core/db/schema.server";
+import type { DetailLevel } from "~/core/engine-limits";
 import type { Env } from "~/server/http/env.server";
 
-/** Queue.sendBatch takes at most 100 messages: the hourly sweep sends one batch (the rest wait for the next hour). */
+/** Queue.sendBatch takes at most 100 messages. */
 const SEND_BATCH_LIMIT = 100;
+
+/** Images one hourly sweep sends again, in batches of SEND_BATCH_LIMIT; any beyond wait for the next hour. */
+const SWEEP_RESEND_LIMIT = 1000;
 
 export interface ProcessingSweepReport {
   requeued: number;
@@ -85,33 +89,38 @@ export async function sweepStuckImages(env: Env, now: Date): Promise<ProcessingS
     .returning({ id: images.id });
   if (gaveUp.length) console.warn(`processing sweep: gave up on images ${gaveUp.map((row) => row.id).join(", ")}`);
 
-  const candidates = await db
-    .select({ id: images.id })
-    .from(images)
-    .where(and(stuckSince(deadline), lt(images.processAttempts, MAX_PROCESS_ATTEMPTS)))
-    .orderBy(images.id)
-    .limit(SEND_BATCH_LIMIT);
-  if (candidates.length === 0) return { requeued: 0, failed: gaveUp.length };
-
-  // Picked by the statement that counts the attempt (and still stuck), so two overlapping
-  // sweeps cannot both send an image.
-  const picked = await db
-    .update(images)
-    .set({ queuedAt: now, processAttempts: sql`${images.processAttempts} + 1` })
-    .where(and(inArray(images.id, candidates.map((row) => row.id)), stuckSince(deadline)))
-    .returning({ id: images.id, detail: pageDetailLevel });
-  if (picked.length === 0) return { requeued: 0, failed: gaveUp.length };
-
-  try {
-    await env.SKETCH_QUEUE.sendBatch(sketchJobs(picked));
-  } catch (error) {
-    // Not sent: the attempt does not count; the next sweep tries again.
-    await db
+  // Each round picks up to one sendBatch's worth in the statement that counts the attempt (and
+  // checks it is still stuck), so two overlapping sweeps cannot both send an image. The ids are
+  // chosen by a subquery, never bound one by one: D1 refuses a statement with more than 100
+  // bound parameters, and the sweep is needed most when many images are stuck at once.
+  const picked: { id: number; detail: DetailLevel }[] = [];
+  while (picked.length < SWEEP_RESEND_LIMIT) {
+    const stillStuck = and(stuckSince(deadline), lt(images.processAttempts, MAX_PROCESS_ATTEMPTS));
+    const round = await db
       .update(images)
-      .set({ processAttempts: sql`${images.processAttempts} - 1` })
-      .where(inArray(images.id, picked.map((row) => row.id)));
-    throw error;
+      .set({ queuedAt: now, processAttempts: sql`${images.processAttempts} + 1` })
+      .where(
+        and(
+          inArray(images.id, db.select({ id: images.id }).from(images).where(stillStuck).orderBy(images.id).limit(SEND_BATCH_LIMIT)),
+          stillStuck,
+        ),
+      )
+      .returning({ id: images.id, detail: pageDetailLevel });
+    if (round.length === 0) break;
+    try {
+      await env.SKETCH_QUEUE.sendBatch(sketchJobs(round));
+    } catch (error) {
+      // Not sent: the attempt does not count, and the next sweep picks the image again.
+      await db
+        .update(images)
+        .set({ processAttempts: sql`${images.processAttempts} - 1` })
+        .where(sql`${images.id} IN (SELECT value FROM json_each(${JSON.stringify(round.map((row) => row.id))}))`);
+      throw error;
+    }
+    picked.push(...round);
+    if (round.length < SEND_BATCH_LIMIT) break;
   }
+  if (picked.length === 0) return { requeued: 0, failed: gaveUp.length };
   console.log(`processing sweep: sent images ${picked.map((row) => row.id).join(", ")} to the sketch queue again`);
   return { requeued: picked.length, failed: gaveUp.length };
 }

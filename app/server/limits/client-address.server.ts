@@ -1,15 +1,46 @@
 /**
- * The client address every per-address limit counts against (decisions 009 and 012). An IPv4 address is one household or office behind one router; an IPv6 client is
- * handed a whole /64 (2^64 addresses it may rotate through at will), so IPv6 is keyed on its /64.
+ * The client address every per-address limit counts against (decisions 009 and 012). An IPv4
+ * address is one household or office behind one router (or, behind a carrier's NAT, many:
+ * decision 024); an IPv6 client is handed a whole /64 (2^64 addresses it may rotate
+ * through at will), so IPv6 is keyed on its /64, and its /48 is counted as well.
  */
+
+import { isLocalEnvironment, type Env } from "~/server/http/env.server";
 
 /** Set by Cloudflare on every request it forwards; a client cannot forge it there. */
 const CLIENT_ADDRESS_HEADER = "CF-Connecting-IP";
 
+/**
+ * The address a local tool presents for its client (`npm run load` gives each visitor its own),
+ * honoured only under `npm run dev` and the tests, where every request comes from 127.0.0.1. In
+ * production anyone could send it, so there it is ignored: only Cloudflare's header counts.
+ */
+export const LOCAL_CLIENT_ADDRESS_HEADER = "X-Local-Client-Address";
+
+/** The request's client address, or null when it did not come through Cloudflare. */
+export function clientAddressOf(env: Pick<Env, "APP_ENV">, request: Request): string | null {
+  const presented = isLocalEnvironment(env) ? request.headers.get(LOCAL_CLIENT_ADDRESS_HEADER)?.trim() : undefined;
+  return presented || request.headers.get(CLIENT_ADDRESS_HEADER)?.trim() || null;
+}
+
 /** The limit key of the request's client, or null when it did not come through Cloudflare. */
-export function clientAddressKeyOf(request: Request): string | null {
-  const address = request.headers.get(CLIENT_ADDRESS_HEADER)?.trim();
+export function clientAddressKeyOf(env: Pick<Env, "APP_ENV">, request: Request): string | null {
+  const address = clientAddressOf(env, request);
   return address ? addressLimitKey(address) : null;
+}
+
+/**
+ * The wider block an IPv6 client's /64 belongs to, its /48 (`2001:db8:1::/48`): a site, as
+ * providers delegate them, which holds 65,536 /64s. Counted with its own, larger cap
+ * (decision 024), so rotating through the /64s of one /48 gains nothing. Null for IPv4 (and
+ * for anything that does not parse), which has no wider block of one owner.
+ */
+export function addressBlockKey(address: string): string | null {
+  const text = address.trim().toLowerCase();
+  if (!text.includes(":")) return null;
+  const hextets = ipv6Hextets(text);
+  if (!hextets || (hextets.slice(0, 5).every((hextet) => hextet === 0) && hextets[5] === 0xffff)) return null;
+  return `${hextets.slice(0, 3).map((hextet) => hextet.toString(16)).join(":")}::/48`;
 }
 
 /**

@@ -7,12 +7,12 @@
  * Over a limit the request is refused with 429, a clear message and Retry-After.
  */
 import { sql } from "drizzle-orm";
-import { FREE_CONVERSIONS_PER_DAY_PER_ADDRESS, FREE_CONVERSIONS_PER_DAY_PER_SESSION, FREE_TICKETS_PER_DAY_PER_ADDRESS, FREE_TICKETS_PER_DAY_PER_SESSION } from "~/lib/shop-rules";
+import { IPV6_BLOCK_LIMIT_FACTOR, FREE_CONVERSIONS_PER_DAY_PER_ADDRESS, FREE_CONVERSIONS_PER_DAY_PER_SESSION, FREE_TICKETS_PER_DAY_PER_ADDRESS, FREE_TICKETS_PER_DAY_PER_SESSION } from "~/lib/shop-rules";
 import { PREVIEW_API_MESSAGES } from "~/lib/customer-copy";
-import { clientAddressKeyOf } from "./client-address.server";
+import { addressBlockKey, clientAddressKeyOf, clientAddressOf } from "./client-address.server";
 import type { Database } from "~/core/db/database.server";
 import { usageCounts, type UsageAction } from "~/core/db/schema.server";
-import type { Env } from "~/server/http/env.server";
+import { isLocalEnvironment, type Env } from "~/server/http/env.server";
 import { jsonError } from "~/server/http/http.server";
 import { hmacBase64Url } from "~/server/http/signing.server";
 
@@ -21,17 +21,29 @@ export const BURST_PERIOD_SECONDS = 60;
 /** Daily counters are kept this long, then the hourly cleanup drops them. */
 export const USAGE_RETENTION_DAYS = 2;
 
-/** Who is asking: the cookie session and a keyed hash of the client address (its limit key). */
+/**
+ * Who is asking: the cookie session, a keyed hash of the client address (its limit key) and, for
+ * an IPv6 client, of its /48 (decision 024).
+ */
 export interface Requester {
   sessionId: string;
   addressHash: string;
+  blockHash: string | null;
 }
 
 export async function requesterOf(env: Env, request: Request, sessionId: string): Promise<Requester> {
-  const address = clientAddressKeyOf(request) ?? "unknown";
-  // 128 bits of the HMAC: enough to keep addresses apart, useless for recovering one.
-  const addressHash = (await hmacBase64Url(env, `client-address|${address}`)).slice(0, 22);
-  return { sessionId, addressHash };
+  const address = clientAddressOf(env, request);
+  const block = address ? addressBlockKey(address) : null;
+  return {
+    sessionId,
+    addressHash: await limitKeyHash(env, clientAddressKeyOf(env, request) ?? "unknown"),
+    blockHash: block ? await limitKeyHash(env, block) : null,
+  };
+}
+
+/** 128 bits of the HMAC: enough to keep addresses apart, useless for recovering one. */
+async function limitKeyHash(env: Env, key: string): Promise<string> {
+  return (await hmacBase64Url(env, `client-address|${key}`)).slice(0, 22);
 }
 
 export function tooManyRequests(message: string, retryAfterSeconds: number): Response {
@@ -56,8 +68,12 @@ interface DailyLimits {
   message: string;
 }
 
-/** DAILY_LIMIT_PER_ADDRESS, when set to a positive whole number: see env.server.ts. */
+/**
+ * DAILY_LIMIT_PER_ADDRESS, when set to a positive whole number under `npm run dev` or the tests
+ * (see env.server.ts). Production ignores it: one stray variable must not lift every limit.
+ */
 export function addressLimitOverride(env: Env): number | null {
+  if (!isLocalEnvironment(env)) return null;
   const value = Number(env.DAILY_LIMIT_PER_ADDRESS);
   return Number.isSafeInteger(value) && value > 0 ? value : null;
 }
@@ -114,15 +130,24 @@ export async function countUsage(
   limits: { perSession: number; perAddress: number | null; message: string },
 ): Promise<void> {
   const day = utcDay(now);
-  const refuse = () => tooManyRequests(limits.message, secondsUntilNextUtcDay(now));
-  const session = `session:${requester.sessionId}`;
-  if (!(await bump(db, action, session, day, amount, limits.perSession))) throw refuse();
-  if (limits.perAddress === null) return;
-  if (!(await bump(db, action, `address:${requester.addressHash}`, day, amount, limits.perAddress))) {
-    // The address is spent: give the session back what it was charged for a refused request.
-    await db.run(sql`UPDATE usage_counts SET count = count - ${amount}
-      WHERE action = ${action} AND subject = ${session} AND day = ${day}`);
-    throw refuse();
+  const counters: { subject: string; limit: number }[] = [{ subject: `session:${requester.sessionId}`, limit: limits.perSession }];
+  if (limits.perAddress !== null) {
+    counters.push({ subject: `address:${requester.addressHash}`, limit: limits.perAddress });
+    if (requester.blockHash) {
+      counters.push({ subject: `block:${requester.blockHash}`, limit: limits.perAddress * IPV6_BLOCK_LIMIT_FACTOR });
+    }
+  }
+  const charged: string[] = [];
+  for (const { subject, limit } of counters) {
+    if (!(await bump(db, action, subject, day, amount, limit))) {
+      // One counter is spent: give the others back what they were charged for a refused request.
+      for (const chargedSubject of charged) {
+        await db.run(sql`UPDATE usage_counts SET count = count - ${amount}
+          WHERE action = ${action} AND subject = ${chargedSubject} AND day = ${day}`);
+      }
+      throw tooManyRequests(limits.message, secondsUntilNextUtcDay(now));
+    }
+    charged.push(subject);
   }
 }
 

@@ -19,6 +19,13 @@ export type ShopAction = keyof typeof SHOP_DAILY_LIMITS;
  * or throws 429; answers who asked. Without CF-Connecting-IP (local runs, not through
  * Cloudflare) there is no address to limit, only the session.
  */
+/** Charges the bytes about to be stored for a book against the visitor's daily bytes (429 when over). */
+export type StoredBytesCharge = (bytes: number) => Promise<unknown>;
+
+export function storedBytesCharge(env: Env, db: Database, request: Request, sessionId: string): StoredBytesCharge {
+  return (bytes) => requireShopAllowance(env, db, request, sessionId, "stored-bytes", bytes);
+}
+
 export async function requireShopAllowance(
   env: Env,
   db: Database,
@@ -28,7 +35,7 @@ export async function requireShopAllowance(
   amount = 1,
   now = new Date(),
 ): Promise<Requester> {
-  const hasAddress = clientAddressKeyOf(request) !== null;
+  const hasAddress = clientAddressKeyOf(env, request) !== null;
   const requester = await requesterOf(env, request, sessionId);
   if (env.API_LIMITER) {
     const keys = [`${action}:session:${sessionId}`, ...(hasAddress ? [`${action}:address:${requester.addressHash}`] : [])];
@@ -40,7 +47,8 @@ export async function requireShopAllowance(
   const limits = SHOP_DAILY_LIMITS[action];
   await countUsage(db, action, requester, now, amount, {
     perSession: limits.perSession,
-    perAddress: hasAddress ? (addressLimitOverride(env) ?? limits.perAddress) : null,
+    // The override is a count of actions: it only ever raises a cap (never lowers the bytes cap).
+    perAddress: hasAddress ? Math.max(addressLimitOverride(env) ?? 0, limits.perAddress) : null,
     message: SHOP_LIMIT_MESSAGES.daily,
   });
   return requester;

@@ -99,6 +99,12 @@ export interface PaymentContext {
   now?: Date;
   /** Tests stand in for Stripe's API here. */
   fetchFn?: typeof fetch;
+  /**
+   * Counts this request's payment start against the visitor's limits (429 when over), called
+   * once, just before the provider is first called: handing out a checkout that is still open
+   * costs nothing.
+   */
+  chargeProviderCall?: () => Promise<unknown>;
 }
 
 /**
@@ -109,7 +115,7 @@ export async function startOrderPayment(ctx: PaymentContext, order: Order): Prom
   const { env, db, origin } = ctx;
   const now = ctx.now ?? new Date();
   if (order.paymentStatus === "paid") throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
-  const provider = providerOrUnavailable(env, ctx.fetchFn);
+  const provider = chargedOnFirstCall(providerOrUnavailable(env, ctx.fetchFn), ctx.chargeProviderCall);
   await requirePayableQuote(db, order, now);
 
   // A checkout of this order that is still open: the same page again, no second session.
@@ -138,8 +144,10 @@ export async function startOrderPayment(ctx: PaymentContext, order: Order): Prom
       pagesDigest: digest,
     });
   } catch (error) {
-    console.error(`could not open a ${provider.name} checkout for order ${claimed.id}`, error);
     await releaseClaim(db, claimed);
+    // Our own refusal (the visitor's payment starts are used up): the provider was not called.
+    if (error instanceof Response) throw error;
+    console.error(`could not open a ${provider.name} checkout for order ${claimed.id}`, error);
     throw jsonError(502, API_MESSAGES.paymentsUnavailable);
   }
   // Recorded even if the update below loses: the session exists at the provider and can be paid,
@@ -156,6 +164,18 @@ export async function startOrderPayment(ctx: PaymentContext, order: Order): Prom
     .returning();
   if (!stored) throw jsonError(409, API_MESSAGES.orderAlreadyPaid);
   return paymentResultDto(stored, opened.url);
+}
+
+/** The provider, charging `charge` (once) before its first call. */
+function chargedOnFirstCall(provider: PaymentProvider, charge: (() => Promise<unknown>) | undefined): PaymentProvider {
+  if (!charge) return provider;
+  let charged: Promise<unknown> | null = null;
+  const chargeOnce = () => (charged ??= charge());
+  return {
+    name: provider.name,
+    openCheckout: async (request) => (await chargeOnce(), provider.openCheckout(request)),
+    expireCheckout: async (sessionId) => (await chargeOnce(), provider.expireCheckout(sessionId)),
+  };
 }
 
 /** An attempt that opened no checkout gives the order back (its book is unlocked with it). */

@@ -21,7 +21,7 @@ import type { Env } from "~/server/http/env.server";
 import { jsonError, notFound, validationError } from "~/server/http/http.server";
 import { displayName } from "~/server/books/images.server";
 import { countDailyUse, requesterOf, requireWithinBurst, type Requester } from "~/server/limits/preview-limits.server";
-import { requireShopAllowance } from "~/server/limits/shop-limits.server";
+import { requireShopAllowance, type StoredBytesCharge } from "~/server/limits/shop-limits.server";
 import { hmacBase64Url, verifyHmacBase64Url } from "~/server/http/signing.server";
 import { readBodyUpTo } from "~/server/http/bytes.server";
 
@@ -173,12 +173,15 @@ export async function uploadToTicket(
   ticketUrl: string,
   source: UploadSource,
   now: Date,
+  chargeStoredBytes?: StoredBytesCharge,
 ): Promise<UploadResult> {
   const ticket = await requireTicket(env, db, sessionId, ticketUrl, now);
   const filename = displayName(source.filename ?? "");
   const bytes = await source.read();
   if (bytes.length === 0) throw jsonError(400, PREVIEW_API_MESSAGES.emptyUpload);
   if (bytes.length > MAX_UPLOAD_BYTES) throw jsonError(413, MESSAGES.previewTooLarge);
+  // A create-book photo is kept with its book; a free preview's goes within a day (its own limits).
+  if (ticket.bookType && chargeStoredBytes) await chargeStoredBytes(bytes.length);
   const header = readImageHeader(bytes);
   if (!header || !(ACCEPTED_PREVIEW_TYPES as readonly string[]).includes(MIME_TYPES[header.format])) {
     throw jsonError(400, MESSAGES.unsupportedPreviewUpload(filename));
