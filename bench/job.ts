@@ -5,7 +5,7 @@
 import { decodeImage } from "../workers/sketch/decode";
 import { decodeToGray, levelScores } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
-import { areaResize, grayToSketch, onKernelStage, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
+import { areaResize, drawLevel, grayToHierarchy, grayToSketch, onKernelStage, rgbaToGray, type ChromaPlanes, type GrayPlane } from "../workers/sketch/kernel";
 import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/quality";
 import type { StoredRegions } from "../workers/sketch/stored-regions";
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../app/core/engine-limits";
@@ -56,13 +56,13 @@ export interface JobTiming {
  */
 export type PlaneSource = "pipeline" | "full";
 
-async function decodeToPlane(bytes: Uint8Array, source: PlaneSource): Promise<GrayPlane & { sourceWidth: number; sourceHeight: number }> {
+async function decodeToPlane(bytes: Uint8Array, source: PlaneSource): Promise<GrayPlane & { sourceWidth: number; sourceHeight: number; chroma?: ChromaPlanes }> {
   if (source === "pipeline") {
     // The plane exactly as the Worker hands it to the kernel (pipeline.ts), a plain
     // { data, width, height }: the decoder's own object (spread with its format and source size)
     // has a shape that dies at every garbage collection, and with it the kernel's optimised code.
-    const { gray, width, height } = await decodeToGray(bytes);
-    return { data: gray.data, width: gray.width, height: gray.height, sourceWidth: width, sourceHeight: height };
+    const { gray, chroma, width, height } = await decodeToGray(bytes);
+    return { data: gray.data, width: gray.width, height: gray.height, sourceWidth: width, sourceHeight: height, chroma };
   }
   const { rgba, width, height } = (await decodeImage(bytes)) as unknown as { rgba: Uint8Array; width: number; height: number };
   return { ...rgbaToGray(rgba, width, height), sourceWidth: width, sourceHeight: height };
@@ -90,7 +90,10 @@ export async function runJob(
     stages[stage] = now - stageStart;
     stageStart = now;
   });
-  const { sketch: page, grey, hierarchy } = grayToSketch(gray, { detail });
+  // As grayToSketch, with the photo's chroma as the Worker hands it over (pipeline.ts photoRegions).
+  const { hierarchy, grey } = grayToHierarchy({ data: gray.data, width: gray.width, height: gray.height }, gray.chroma);
+  const page = drawLevel(hierarchy, detail);
+  stages.draw = performance.now() - stageStart;
   onKernelStage(null);
   sample("page");
   const t3 = performance.now();
