@@ -49,10 +49,10 @@ export interface JobTiming {
 }
 
 /**
- * The grey plane the job starts from. `pipeline`: what the Worker decodes (our luma-only JPEG
- * decoder, reduced by DCT scaling toward print size, orientation applied). `full`: the photo's
- * full-resolution grey plane (jSquash RGBA -> grey), the same input OpenCV's reference gets,
- * for the like-for-like kernel comparison.
+ * The grey plane the job starts from. `pipeline`: what the Worker decodes (our JPEG decoder,
+ * reduced by DCT scaling toward the analysis grid, orientation applied), with its chroma.
+ * `full`: the photo's full-resolution grey plane (jSquash RGBA -> grey), the same input OpenCV's
+ * reference gets, for the like-for-like kernel comparison (no chroma).
  */
 export type PlaneSource = "pipeline" | "full";
 
