@@ -100,7 +100,7 @@ export async function runJob(
   const cs0 = cpu();
   const photo = { sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, laplacianVariance: varianceOfLaplacian(gray), grey };
   // What the Worker scores: every level, on half-size drawings (pipeline.ts photoRegions).
-  const scores = levelScores(hierarchy, photo);
+  const scores = levelScores(hierarchy, photo, gray.chroma);
   const t4 = performance.now();
   const cs1 = cpu();
   const png = await encodeGrayPng(page);
@@ -110,7 +110,7 @@ export async function runJob(
   // The figures of this print-size page for the table, with the score the Worker keeps: after the
   // clocks stop (the Worker measures half-size drawings, timed above as score_ms; this full-size
   // reading took 150-200 ms and, inside the clock, was counted as our job against OpenCV's).
-  const report = { ...measureQuality({ ...photo, sketch: page }), score: scores[detail] };
+  const report = { ...measureQuality({ ...photo, chroma: gray.chroma, sketch: page }), score: scores[detail] };
   return {
     page,
     png,

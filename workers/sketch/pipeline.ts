@@ -111,13 +111,16 @@ export async function decodeToGray(bytes: Uint8Array): Promise<LoadedPhoto> {
 export function photoRegions({ gray, chroma, width, height }: LoadedPhoto): StoredRegions {
   const { hierarchy, grey } = grayToHierarchy(gray, chroma);
   const photo = { sourceWidth: width, sourceHeight: height, laplacianVariance: varianceOfLaplacian(gray), grey };
-  return { hierarchy, photo, scores: levelScores(hierarchy, photo) };
+  return { hierarchy, photo, scores: levelScores(hierarchy, photo, chroma) };
 }
 
-/** Each level's quality score, read from its drawing at SCORED_PAGE_SCALE. */
-export function levelScores(hierarchy: RegionHierarchy, photo: PhotoSummary): Record<DetailLevel, number> {
+/**
+ * Each level's quality score, read from its drawing at SCORED_PAGE_SCALE; with the photo's chroma,
+ * lines on colour borders count as on the photo's edges.
+ */
+export function levelScores(hierarchy: RegionHierarchy, photo: PhotoSummary, chroma?: ChromaPlanes): Record<DetailLevel, number> {
   const scores = {} as Record<DetailLevel, number>;
-  for (const level of DETAIL_LEVELS) scores[level] = measureQuality({ ...photo, sketch: drawLevel(hierarchy, level, SCORED_PAGE_SCALE) }).score;
+  for (const level of DETAIL_LEVELS) scores[level] = measureQuality({ ...photo, chroma, sketch: drawLevel(hierarchy, level, SCORED_PAGE_SCALE) }).score;
   return scores;
 }
 
