@@ -11,7 +11,7 @@ export { DETAIL_LEVELS };
 /** Each level's page; `scale` 1 is print size, less draws the same lines on a smaller page. */
 export async function bsdsPages(bytes: Uint8Array, scale: number): Promise<Record<DetailLevel, GrayPlane>> {
   const photo = await decodeToGray(bytes);
-  const { hierarchy } = grayToHierarchy(photo.gray);
+  const { hierarchy } = grayToHierarchy(photo.gray, photo.chroma);
   const pages = {} as Record<DetailLevel, GrayPlane>;
   for (const level of DETAIL_LEVELS) pages[level] = drawLevel(hierarchy, level, scale);
   return pages;

@@ -5,7 +5,7 @@
 import { decodeImage } from "../workers/sketch/decode";
 import { decodeToGray, levelScores } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
-import { areaResize, grayToSketch, onKernelStage, rgbaToGray, type GrayPlane } from "../workers/sketch/kernel";
+import { areaResize, drawLevel, grayToHierarchy, grayToSketch, onKernelStage, rgbaToGray, type ChromaPlanes, type GrayPlane } from "../workers/sketch/kernel";
 import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/quality";
 import type { StoredRegions } from "../workers/sketch/stored-regions";
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../app/core/engine-limits";
@@ -49,20 +49,20 @@ export interface JobTiming {
 }
 
 /**
- * The grey plane the job starts from. `pipeline`: what the Worker decodes (our luma-only JPEG
- * decoder, reduced by DCT scaling toward print size, orientation applied). `full`: the photo's
- * full-resolution grey plane (jSquash RGBA -> grey), the same input OpenCV's reference gets,
- * for the like-for-like kernel comparison.
+ * The grey plane the job starts from. `pipeline`: what the Worker decodes (our JPEG decoder,
+ * reduced by DCT scaling toward the analysis grid, orientation applied), with its chroma.
+ * `full`: the photo's full-resolution grey plane (jSquash RGBA -> grey), the same input OpenCV's
+ * reference gets, for the like-for-like kernel comparison (no chroma).
  */
 export type PlaneSource = "pipeline" | "full";
 
-async function decodeToPlane(bytes: Uint8Array, source: PlaneSource): Promise<GrayPlane & { sourceWidth: number; sourceHeight: number }> {
+async function decodeToPlane(bytes: Uint8Array, source: PlaneSource): Promise<GrayPlane & { sourceWidth: number; sourceHeight: number; chroma?: ChromaPlanes }> {
   if (source === "pipeline") {
     // The plane exactly as the Worker hands it to the kernel (pipeline.ts), a plain
     // { data, width, height }: the decoder's own object (spread with its format and source size)
     // has a shape that dies at every garbage collection, and with it the kernel's optimised code.
-    const { gray, width, height } = await decodeToGray(bytes);
-    return { data: gray.data, width: gray.width, height: gray.height, sourceWidth: width, sourceHeight: height };
+    const { gray, chroma, width, height } = await decodeToGray(bytes);
+    return { data: gray.data, width: gray.width, height: gray.height, sourceWidth: width, sourceHeight: height, chroma };
   }
   const { rgba, width, height } = (await decodeImage(bytes)) as unknown as { rgba: Uint8Array; width: number; height: number };
   return { ...rgbaToGray(rgba, width, height), sourceWidth: width, sourceHeight: height };
@@ -90,14 +90,17 @@ export async function runJob(
     stages[stage] = now - stageStart;
     stageStart = now;
   });
-  const { sketch: page, grey, hierarchy } = grayToSketch(gray, { detail });
+  // As grayToSketch, with the photo's chroma as the Worker hands it over (pipeline.ts photoRegions).
+  const { hierarchy, grey } = grayToHierarchy({ data: gray.data, width: gray.width, height: gray.height }, gray.chroma);
+  const page = drawLevel(hierarchy, detail);
+  stages.draw = performance.now() - stageStart;
   onKernelStage(null);
   sample("page");
   const t3 = performance.now();
   const cs0 = cpu();
   const photo = { sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, laplacianVariance: varianceOfLaplacian(gray), grey };
   // What the Worker scores: every level, on half-size drawings (pipeline.ts photoRegions).
-  const scores = levelScores(hierarchy, photo);
+  const scores = levelScores(hierarchy, photo, gray.chroma);
   const t4 = performance.now();
   const cs1 = cpu();
   const png = await encodeGrayPng(page);
@@ -107,7 +110,7 @@ export async function runJob(
   // The figures of this print-size page for the table, with the score the Worker keeps: after the
   // clocks stop (the Worker measures half-size drawings, timed above as score_ms; this full-size
   // reading took 150-200 ms and, inside the clock, was counted as our job against OpenCV's).
-  const report = { ...measureQuality({ ...photo, sketch: page }), score: scores[detail] };
+  const report = { ...measureQuality({ ...photo, chroma: gray.chroma, sketch: page }), score: scores[detail] };
   return {
     page,
     png,

@@ -1,6 +1,9 @@
-// `node bench/jpeg-decode.mjs [--ref GIT_REF] [--runs N] [--only TEXT]`: our JPEG decoder alone
-// (workers/sketch/jpeg/decode-luma.ts), per photo of `npm run bench`'s set, at the scale the
-// Worker uses. With --ref it also bundles the decoder as it was at that commit and runs both, in
+// `node bench/jpeg-decode.mjs [--ref GIT_REF] [--runs N] [--only TEXT] [--chroma] [--min-long-edge PX]`:
+// our JPEG decoder alone (workers/sketch/jpeg/decode-luma.ts), per photo of `npm run bench`'s set,
+// at the scale that keeps the long edge at least PX (default the print size). --chroma: the
+// current decoder answers the chroma too (decodeJpegPlanes), as the Worker's decode does; a
+// reference from before it existed decodes the luma alone, so the ratio is the chroma's cost.
+// With --ref it also bundles the decoder as it was at that commit and runs both, in
 // turns, in this one process: the ratio is what to trust on a shared machine, and the planes are
 // compared (identical, or the largest difference in grey levels).
 //
@@ -18,6 +21,7 @@ mkdirSync(out, { recursive: true });
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const runs = Number(option("--runs") ?? 5);
+const withChroma = args.includes("--chroma");
 
 async function bundle(entry, outfile) {
   await build({ entryPoints: [entry], bundle: true, format: "esm", platform: "node", target: "node20", outfile, logLevel: "warning" });
@@ -88,7 +92,7 @@ function best(decoders, bytes, scale) {
   for (let i = 0; i <= runs; i++) {
     decoders.forEach((decoder, d) => {
       const start = process.cpuUsage();
-      const plane = decoder.decodeJpegLuma(bytes, scale);
+      const plane = withChroma && decoder.decodeJpegPlanes ? decoder.decodeJpegPlanes(bytes, scale) : decoder.decodeJpegLuma(bytes, scale);
       const { user, system } = process.cpuUsage(start);
       results[d].plane = plane;
       if (i > 0) results[d].ms = Math.min(results[d].ms, (user + system) / 1000);
@@ -106,7 +110,7 @@ for (const photo of photos.filter((p) => !only || p.label.includes(only))) {
   const bytes = new Uint8Array(readFileSync(photo.path));
   const size = sizeOf(bytes);
   if (!size) continue;
-  const scale = current.jpegScaleFor(size.width, size.height, current.PRINT_LONG_EDGE_PX);
+  const scale = current.jpegScaleFor(size.width, size.height, Number(option("--min-long-edge") ?? current.PRINT_LONG_EDGE_PX));
   let now;
   let then;
   try {

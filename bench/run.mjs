@@ -359,7 +359,7 @@ if (compared.length) {
           `${run.timing.score_ms.toFixed(0)} ms`, ...kernel].map((v) => pad(v, 12)).join(""),
     );
   }
-  console.log("  ours = the issue's same job: decode (our luma-only JPEG decoder with DCT scaling) + kernel + 1-bit grey PNG encode, as the Worker runs it;");
+  console.log("  ours = the issue's same job: decode (our JPEG decoder with DCT scaling: luma, and chroma at about half its resolution) + kernel + 1-bit grey PNG encode, as the Worker runs it;");
   console.log("  + score = the three levels' quality scores the Worker computes on top, stored with the regions (not in OpenCV's job, so not in the ratios);");
   console.log("  cv   = IMREAD_REDUCED_GRAYSCALE_2/4/8 (largest still >= the 1100 px analysis grid, as ours) + INTER_AREA resize + the same stages + 1-bit grey PNG (IMWRITE_PNG_BILEVEL);");
   console.log("  * kernel alone from the full-resolution grey plane (large photos only).");

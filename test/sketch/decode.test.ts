@@ -41,7 +41,7 @@ describe("decodeToGrayPlane", () => {
 
   it("refuses an oversized header with a clear reason before any decoder runs", async () => {
     const spies = [
-      vi.spyOn(jpegDecoder, "decodeJpegLuma"),
+      vi.spyOn(jpegDecoder, "decodeJpegPlanes"),
       vi.spyOn(gif, "decodeGifGray"),
       vi.spyOn(bmp, "decodeBmpGray"),
     ];

@@ -1,17 +1,20 @@
 /**
  * Uploaded photo → one grey byte per pixel, upright, reduced toward print size where that is
- * cheap. The kernel takes it from there (area downscale to the print size, then the page).
+ * cheap, and beside it the photo's colour as JPEG's Cb and Cr planes (coarser than the grey).
+ * The kernel takes it from there (area downscale to the print size, then the page).
  *
  * Before any decoder runs, the header alone says the format and the size, and a photo over the
  * pixel budget is refused: a decoder allocates for the whole image up front. The decoders, each
  * chosen to fit a Worker isolate's 128 MB (docs/decisions/005-decoding-within-128mb.md):
- *   JPEG  our luma-only decoder (jpeg/decode-luma.ts), scaled by N/8 in the DCT domain so the
- *         long edge stays at least PRINT_LONG_EDGE_PX; jSquash only for the rare JPEG kinds it
- *         does not read (arithmetic, 12-bit, CMYK...), and only when that fits.
- *   PNG, WebP  jSquash (wasm), RGBA converted to grey and dropped at once; a smaller pixel
- *         budget, because RGBA in and out of the codec's memory is 8 bytes per pixel.
- *   GIF (first frame), BMP  decoders of our own (gif.ts, bmp.ts), straight to grey.
- * EXIF orientation (JPEG) is applied to the grey plane (exif.ts).
+ *   JPEG  our own decoder (jpeg/decode-luma.ts), scaled by N/8 in the DCT domain so the long
+ *         edge stays at least PRINT_LONG_EDGE_PX, its chroma at about half that resolution;
+ *         jSquash only for the rare JPEG kinds it does not read (arithmetic, 12-bit, CMYK...),
+ *         and only when that fits.
+ *   PNG, WebP  jSquash (wasm), RGBA converted to grey and to chroma (reduced: chromaOfRgba) and
+ *         dropped at once; a smaller pixel budget, because RGBA in and out of the codec's memory
+ *         is 8 bytes per pixel.
+ *   GIF (first frame), BMP  decoders of our own (gif.ts, bmp.ts), straight to grey; no chroma.
+ * EXIF orientation (JPEG) is applied to the grey and chroma planes (exif.ts).
  */
 import decodeJpeg, { init as initJpegDecoder } from "@jsquash/jpeg/decode";
 import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
@@ -24,25 +27,33 @@ import { applyOrientation } from "./exif";
 import { readJpegOrientation } from "../../app/core/images/exif-orientation";
 import { decodeGifGray } from "./gif";
 import { pixelLimitFor, readImageHeader, type ImageFormat } from "../../app/core/images/image-header";
-import { decodeJpegLuma, jpegScaleFor, UnsupportedJpegError } from "./jpeg/decode-luma";
-import { rgbaToGray, type GrayPlane } from "./kernel";
+import { decodeJpegPlanes, jpegScaleFor, UnsupportedJpegError } from "./jpeg/decode-luma";
+import { rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "./kernel";
 import { jpegDecoderWasm, pngCodecWasm, webpDecoderWasm } from "./wasm-modules";
 
 /** Largest image we hand to a jSquash decoder (PNG, WebP, unusual JPEGs): see app/core/engine-limits.ts. */
 export const MAX_JSQUASH_PIXELS = MAX_PNG_WEBP_SOURCE_PIXELS;
 
-/** A decoded photo: the grey plane (upright) and the size of the photo it came from. */
+/** A decoded photo: the grey plane (upright), its colour, and the size of the photo it came from. */
 export interface GrayPhoto extends GrayPlane {
   format: ImageFormat;
+  /** Cb and Cr, upright, each at most the grey's size; absent for a grey photo, a GIF or a BMP. */
+  chroma?: ChromaPlanes;
   /** The photo's own size, upright (after EXIF orientation), before any reduction. */
   sourceWidth: number;
   sourceHeight: number;
 }
 
 export interface DecodeOptions {
-  /** JPEGs are reduced in the DCT domain, but never below this long edge. */
+  /**
+   * JPEGs are reduced in the DCT domain, but never below this long edge; the chroma of an RGBA
+   * decode (PNG, WebP) is reduced by a whole factor, not below it either.
+   */
   minLongEdge?: number;
 }
+
+/** The grey plane and, for a colour photo, its chroma, both as stored (before orientation). */
+type PlanesAsStored = GrayPlane & { chroma?: ChromaPlanes };
 
 export interface DecodedImage {
   format: ImageFormat;
@@ -112,24 +123,26 @@ function checkedHeader(bytes: Uint8Array) {
  */
 export async function decodeToGrayPlane(bytes: Uint8Array, options: DecodeOptions = {}): Promise<GrayPhoto> {
   const { format, width, height } = checkedHeader(bytes);
-  let plane: GrayPlane;
+  const minLongEdge = options.minLongEdge ?? PRINT_LONG_EDGE_PX;
+  let planes: PlanesAsStored;
   if (format === "jpeg") {
-    plane = await decodeJpegGray(bytes, width, height, options.minLongEdge ?? PRINT_LONG_EDGE_PX);
+    planes = await decodeJpegOrFallback(bytes, width, height, minLongEdge);
     const orientation = readJpegOrientation(bytes);
-    plane = applyOrientation(plane, orientation);
+    const { data, width: w, height: h } = applyOrientation(planes, orientation);
+    const chroma = planes.chroma && { cb: applyOrientation(planes.chroma.cb, orientation), cr: applyOrientation(planes.chroma.cr, orientation) };
     const turned = orientation >= 5;
-    return { ...plane, format, sourceWidth: turned ? height : width, sourceHeight: turned ? width : height };
+    return { data, width: w, height: h, ...(chroma && { chroma }), format, sourceWidth: turned ? height : width, sourceHeight: turned ? width : height };
   }
-  if (format === "gif") plane = decodeGifGray(bytes);
-  else if (format === "bmp") plane = decodeBmpGray(bytes);
-  else plane = await decodeWithJsquashToGray(bytes, format);
-  return { ...plane, format, sourceWidth: width, sourceHeight: height };
+  if (format === "gif") planes = decodeGifGray(bytes);
+  else if (format === "bmp") planes = decodeBmpGray(bytes);
+  else planes = await decodeWithJsquashToGray(bytes, format, minLongEdge);
+  return { ...planes, format, sourceWidth: width, sourceHeight: height };
 }
 
-async function decodeJpegGray(bytes: Uint8Array, width: number, height: number, minLongEdge: number): Promise<GrayPlane> {
+async function decodeJpegOrFallback(bytes: Uint8Array, width: number, height: number, minLongEdge: number): Promise<PlanesAsStored> {
   try {
-    const { data, width: w, height: h } = decodeJpegLuma(bytes, jpegScaleFor(width, height, minLongEdge));
-    return { data, width: w, height: h };
+    const { data, width: w, height: h, chroma } = decodeJpegPlanes(bytes, jpegScaleFor(width, height, minLongEdge));
+    return chroma ? { data, width: w, height: h, chroma } : { data, width: w, height: h };
   } catch (error) {
     if (!(error instanceof UnsupportedJpegError)) throw error;
     if (width * height > MAX_JSQUASH_PIXELS) {
@@ -139,17 +152,59 @@ async function decodeJpegGray(bytes: Uint8Array, width: number, height: number, 
       );
     }
     try {
-      return await decodeWithJsquashToGray(bytes, "jpeg");
+      return await decodeWithJsquashToGray(bytes, "jpeg", minLongEdge);
     } catch {
       throw new PermanentSketchError(`${error.message} Please save it as an ordinary JPEG and upload it again.`);
     }
   }
 }
 
-/** jSquash to RGBA, then grey; the RGBA is a local here and is garbage once this returns. */
-async function decodeWithJsquashToGray(bytes: Uint8Array, format: "jpeg" | "png" | "webp"): Promise<GrayPlane> {
+/** jSquash to RGBA, then grey and chroma; the RGBA is a local here and is garbage once this returns. */
+async function decodeWithJsquashToGray(bytes: Uint8Array, format: "jpeg" | "png" | "webp", minLongEdge: number): Promise<PlanesAsStored> {
   const { rgba, width, height } = await decodeRgba(bytes, format);
-  return rgbaToGray(rgba, width, height);
+  return { ...rgbaToGray(rgba, width, height), chroma: chromaOfRgba(rgba, width, height, minLongEdge) };
+}
+
+/**
+ * Cb and Cr of an RGBA image, each pixel the mean of a factor x factor box (the largest whole
+ * factor that keeps the long edge at least minLongEdge), transparent pixels over white paper as
+ * rgbaToGray takes them. Converted a row at a time, so only the reduced planes are allocated:
+ * chroma finer than the analysis grid would be averaged away by the region stage anyway.
+ */
+export function chromaOfRgba(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number, minLongEdge: number): ChromaPlanes {
+  const factor = Math.max(1, Math.floor(Math.max(width, height) / Math.max(1, minLongEdge)));
+  const outWidth = Math.ceil(width / factor);
+  const outHeight = Math.ceil(height / factor);
+  const cb = new Uint8Array(outWidth * outHeight);
+  const cr = new Uint8Array(outWidth * outHeight);
+  const row = new Uint8Array(outWidth * 4);
+  const sums = new Float64Array(outWidth * 3);
+  const counts = new Uint32Array(outWidth);
+  for (let oy = 0; oy < outHeight; oy++) {
+    sums.fill(0);
+    counts.fill(0);
+    for (let y = oy * factor; y < Math.min(height, (oy + 1) * factor); y++) {
+      for (let x = 0, p = y * width * 4; x < width; x++, p += 4) {
+        const alpha = rgba[p + 3];
+        const paper = 255 * (255 - alpha);
+        const o = ((x / factor) | 0) * 3;
+        sums[o] += (rgba[p] * alpha + paper) / 255;
+        sums[o + 1] += (rgba[p + 1] * alpha + paper) / 255;
+        sums[o + 2] += (rgba[p + 2] * alpha + paper) / 255;
+        counts[(x / factor) | 0]++;
+      }
+    }
+    for (let ox = 0; ox < outWidth; ox++) {
+      row[ox * 4] = Math.round(sums[ox * 3] / counts[ox]);
+      row[ox * 4 + 1] = Math.round(sums[ox * 3 + 1] / counts[ox]);
+      row[ox * 4 + 2] = Math.round(sums[ox * 3 + 2] / counts[ox]);
+      row[ox * 4 + 3] = 255;
+    }
+    const converted = rgbaToChroma(row, outWidth, 1);
+    cb.set(converted.cb.data, oy * outWidth);
+    cr.set(converted.cr.data, oy * outWidth);
+  }
+  return { cb: { data: cb, width: outWidth, height: outHeight }, cr: { data: cr, width: outWidth, height: outHeight } };
 }
 
 /**

@@ -21,7 +21,8 @@
  * reads alike. Line widths are read on the page itself, where a pixel of width matters.
  */
 import { PRINT_LONG_EDGE_PX } from "../../app/core/engine-limits";
-import { areaResize, type GrayPlane } from "./kernel";
+import { areaResize, type ChromaPlanes, type GrayPlane } from "./kernel";
+import { resampleTo } from "./kernel/resize";
 import { cellMagnitudeRow, OUTLINE_CELL, outlineCells, SPECK_PRINT_PIXELS } from "./measure";
 
 export interface LineMeasure {
@@ -136,11 +137,11 @@ export interface PageFigures extends LineMeasure {
   clearShare: number;
 }
 
-export function pageFigures(source: GrayPlane, page: GrayPlane): PageFigures {
+export function pageFigures(source: GrayPlane, page: GrayPlane, chroma?: ChromaPlanes): PageFigures {
   const parts = readPage(page);
   return {
     ...linesOf(page, parts),
-    edgePrecision: precisionOf(lineEdgeStepsOf(source, page, parts), PHOTO_EDGE_MIN_STEP),
+    edgePrecision: precisionOf(lineEdgeStepsOf(source, page, parts, chroma), PHOTO_EDGE_MIN_STEP),
     clearShare: clearShareOf(source, page, parts),
   };
 }
@@ -228,11 +229,11 @@ export function lineEdgeSteps(source: GrayPlane, page: GrayPlane): Uint16Array {
   return lineEdgeStepsOf(source, page, { work, regions: EMPTY_REGIONS, skeleton: skeletonOf(work) });
 }
 
-function lineEdgeStepsOf(source: GrayPlane, page: GrayPlane, { work, skeleton }: PageParts): Uint16Array {
+function lineEdgeStepsOf(source: GrayPlane, page: GrayPlane, { work, skeleton }: PageParts, chroma?: ChromaPlanes): Uint16Array {
   const { pixels, count } = skeleton;
   // The cells as outlineSurvival makes them: the photo is only ever reduced to them.
   const { cellsWide, cellsHigh } = outlineCells(source, page);
-  const nearest = photoStepsNear(source, cellsWide, cellsHigh);
+  const nearest = photoStepsNear(source, cellsWide, cellsHigh, chroma);
   const steps = new Uint16Array(count);
   const { stride, factor } = work;
   for (let i = 0; i < count; i++) {
@@ -251,14 +252,21 @@ function lineEdgeStepsOf(source: GrayPlane, page: GrayPlane, { work, skeleton }:
  * Per cell, the largest photo step (cell Sobel magnitude / 4) within one cell. It depends on the
  * photo and the cells only, and the three levels' drawings are scored on the same cells, so the
  * last photo's answer is kept (a WeakMap: it goes with the photo's grey).
+ * With the photo's chroma, a step of Cb or Cr counts as one of grey (a level of each): the region
+ * stage draws borders between colours of the same lightness, and those lie on the photo's edges.
  */
-function photoStepsNear(source: GrayPlane, cellsWide: number, cellsHigh: number): Uint16Array {
+function photoStepsNear(source: GrayPlane, cellsWide: number, cellsHigh: number, chroma?: ChromaPlanes): Uint16Array {
   const known = stepsNearByPhoto.get(source);
   if (known && known.cellsWide === cellsWide && known.cellsHigh === cellsHigh) return known.nearest;
-  const photo = areaResize(source, cellsWide, cellsHigh);
   const magnitude = new Uint16Array(cellsWide * cellsHigh);
   const unusedHistogram = new Float64Array(1024);
-  for (let y = 1; y < cellsHigh - 1; y++) cellMagnitudeRow(photo.data, y, cellsWide, magnitude, unusedHistogram);
+  for (const plane of chroma ? [source, chroma.cb, chroma.cr] : [source]) {
+    // The grey as before (never smaller than the cells); the chroma may be, and is stretched.
+    const photo = plane === source ? areaResize(plane, cellsWide, cellsHigh) : resampleTo(plane, cellsWide, cellsHigh);
+    const planeMagnitude = plane === source ? magnitude : new Uint16Array(cellsWide * cellsHigh);
+    for (let y = 1; y < cellsHigh - 1; y++) cellMagnitudeRow(photo.data, y, cellsWide, planeMagnitude, unusedHistogram);
+    if (planeMagnitude !== magnitude) for (let i = 0; i < magnitude.length; i++) if (planeMagnitude[i] > magnitude[i]) magnitude[i] = planeMagnitude[i];
+  }
   const nearest = new Uint16Array(cellsWide * cellsHigh);
   for (let y = 1; y < cellsHigh - 1; y++) spreadStepRow(magnitude, nearest, y, cellsWide);
   stepsNearByPhoto.set(source, { cellsWide, cellsHigh, nearest });

@@ -14,7 +14,7 @@ import { decodeToGrayPlane } from "./decode";
 import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
 import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/core/engine-limits";
-import { drawLevel, grayToHierarchy, REGION_TUNING, type GrayPlane, type RegionHierarchy } from "./kernel";
+import { drawLevel, grayToHierarchy, REGION_TUNING, type ChromaPlanes, type GrayPlane, type RegionHierarchy } from "./kernel";
 import { measureQuality, varianceOfLaplacian } from "./quality";
 import { loadRegions, storeRegions, type PhotoSummary, type StoredRegions } from "./stored-regions";
 
@@ -75,6 +75,8 @@ export function yieldToRuntime(): Promise<void> {
 
 export interface LoadedPhoto {
   gray: GrayPlane;
+  /** The photo's colour (Cb, Cr), coarser than the grey; absent for a grey photo, a GIF or a BMP. */
+  chroma?: ChromaPlanes;
   /** Size as uploaded, for the resolution part of the quality score. */
   width: number;
   height: number;
@@ -89,15 +91,16 @@ async function loadGray(bucket: R2Bucket, originalKey: string): Promise<LoadedPh
 }
 
 /**
- * The upright grey plane, already reduced toward the analysis grid for large JPEGs; no RGBA survives
- * the decoder. `bytes` is the caller's last reference to the file, so it is garbage once the
+ * The upright grey plane, already reduced toward the analysis grid for large JPEGs, and its chroma
+ * (about half the grey's resolution from a JPEG); no RGBA survives the decoder. `bytes` is the caller's last reference to the file, so it is garbage once the
  * kernel runs.
  */
 export async function decodeToGray(bytes: Uint8Array): Promise<LoadedPhoto> {
   // Reduced in the DCT domain only down to the analysis grid: the regions are found there, and the
   // page is drawn at print size from their borders, not from the photo's pixels.
-  const { data, width, height, sourceWidth, sourceHeight } = await decodeToGrayPlane(bytes, { minLongEdge: REGION_TUNING.analysisLongEdge });
-  return { gray: { data, width, height }, width: sourceWidth, height: sourceHeight };
+  const { data, width, height, chroma, sourceWidth, sourceHeight } = await decodeToGrayPlane(bytes, { minLongEdge: REGION_TUNING.analysisLongEdge });
+  const gray = { data, width, height };
+  return chroma ? { gray, chroma, width: sourceWidth, height: sourceHeight } : { gray, width: sourceWidth, height: sourceHeight };
 }
 
 /**
@@ -105,16 +108,19 @@ export async function decodeToGray(bytes: Uint8Array): Promise<LoadedPhoto> {
  * conversion that reads the photo. Scoring the three levels here (on half-size drawings, about
  * 50 ms each on a 12 MP photo) leaves a level change nothing but a cut, a drawing and a PNG.
  */
-export function photoRegions({ gray, width, height }: LoadedPhoto): StoredRegions {
-  const { hierarchy, grey } = grayToHierarchy(gray);
+export function photoRegions({ gray, chroma, width, height }: LoadedPhoto): StoredRegions {
+  const { hierarchy, grey } = grayToHierarchy(gray, chroma);
   const photo = { sourceWidth: width, sourceHeight: height, laplacianVariance: varianceOfLaplacian(gray), grey };
-  return { hierarchy, photo, scores: levelScores(hierarchy, photo) };
+  return { hierarchy, photo, scores: levelScores(hierarchy, photo, chroma) };
 }
 
-/** Each level's quality score, read from its drawing at SCORED_PAGE_SCALE. */
-export function levelScores(hierarchy: RegionHierarchy, photo: PhotoSummary): Record<DetailLevel, number> {
+/**
+ * Each level's quality score, read from its drawing at SCORED_PAGE_SCALE; with the photo's chroma,
+ * lines on colour borders count as on the photo's edges.
+ */
+export function levelScores(hierarchy: RegionHierarchy, photo: PhotoSummary, chroma?: ChromaPlanes): Record<DetailLevel, number> {
   const scores = {} as Record<DetailLevel, number>;
-  for (const level of DETAIL_LEVELS) scores[level] = measureQuality({ ...photo, sketch: drawLevel(hierarchy, level, SCORED_PAGE_SCALE) }).score;
+  for (const level of DETAIL_LEVELS) scores[level] = measureQuality({ ...photo, chroma, sketch: drawLevel(hierarchy, level, SCORED_PAGE_SCALE) }).score;
   return scores;
 }
 

@@ -21,7 +21,7 @@
  *
  *   score = round(100 × R × B × F × G × P × A × C × E × K × S)
  */
-import { REGION_TUNING, type GrayPlane } from "./kernel";
+import { REGION_TUNING, type ChromaPlanes, type GrayPlane } from "./kernel";
 import { pageFigures, type PageFigures } from "./line-measure";
 import { measureInk, type InkFigures } from "./measure";
 
@@ -67,12 +67,14 @@ export interface QualityInput {
   grey: GrayPlane;
   /** The finished page. */
   sketch: GrayPlane;
+  /** The photo's chroma (any size), when it has colour: its steps count as photo edges too. */
+  chroma?: ChromaPlanes;
 }
 
-export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, grey, sketch }: QualityInput): QualityReport {
+export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, grey, sketch, chroma }: QualityInput): QualityReport {
   const resolution = Math.min(1, Math.max(sourceWidth, sourceHeight) / REGION_TUNING.analysisLongEdge);
   const pixels = measureInk(sketch);
-  const figures = pageFigures(grey, sketch);
+  const figures = pageFigures(grey, sketch, chroma);
   const factors = {
     resolution: Math.pow(resolution, RESOLUTION_WEIGHT),
     closure: rampUp(figures.boundingShare, LINES_BOUND_POOR, LINES_BOUND_GOOD),

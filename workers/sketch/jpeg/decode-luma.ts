@@ -1,16 +1,23 @@
 /**
- * Our own JPEG decoder, for the one thing the sketch needs: the luma (Y) plane, reduced by N/8 in
- * the DCT domain (jpeg/idct.ts) so a 24 MP photo never exists at full size in memory.
+ * Our own JPEG decoder, for what the sketch needs: the luma (Y) plane, reduced by N/8 in the DCT
+ * domain (jpeg/idct.ts) so a 24 MP photo never exists at full size in memory, and on request
+ * (decodeJpegPlanes) the chroma (Cb, Cr) planes, reduced the same way to about half the luma plane's
+ * resolution (chromaScaleFor): the region stage reads colour on its analysis grid, which is
+ * coarser than the luma plane, so finer chroma would be decoded only to be averaged away.
  *
  * Supported: baseline and extended sequential (SOF0/SOF1) and progressive (SOF2) Huffman JPEGs,
- * 8-bit, one component (grey) or three (YCbCr, any sampling: the chroma is entropy-decoded only
- * as far as needed to stay in step, and chroma-only scans are skipped unread), restart markers.
+ * 8-bit, one component (grey) or three (YCbCr, any sampling; without chroma wanted, the chroma is
+ * entropy-decoded only as far as needed to stay in step, and chroma-only scans are skipped
+ * unread), restart markers.
  * Anything else (arithmetic coding, 12-bit, lossless, hierarchical, CMYK/YCCK, RGB-coded JPEGs)
  * throws UnsupportedJpegError so the caller can fall back to jSquash when that fits in memory.
  *
- * Memory: baseline writes each block's pixels straight into the output plane (no coefficient
+ * Memory: baseline writes each block's pixels straight into the output planes (no coefficient
  * buffer); progressive keeps the luma coefficients (2 bytes per source pixel) until the last
- * scan, then runs the scaled IDCT over them. Chroma is never stored.
+ * scan, then runs the scaled IDCT over them. Of a chroma block a progressive decode keeps only
+ * the N x N coefficients its N/8 IDCT reads, and one bit per coefficient saying whether it is
+ * non-zero (a refinement scan reads a correction bit for each non-zero one, kept or not): under
+ * 20 bytes a block where the luma takes 128.
  *
  * Hostile files: every length, table, sampling factor and scan parameter is checked before it is
  * used, and the work is bounded before it is done: at most JPEG_MAX_SCANS scans, and each scan's
@@ -21,7 +28,8 @@
 import { JPEG_LIMIT_MESSAGES } from "../../../app/core/engine-messages";
 import { JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../app/core/engine-limits";
 import { PermanentSketchError } from "../errors";
-import { BitReader, buildHuffmanTable, findMarkerAfterScan, prepareFastAc, SHAPE_KEEPER_TABLE, type HuffmanTable } from "./huffman";
+import { BitReader, buildHuffmanTable, findMarkerAfterScan, prepareFastAc, SHAPE_KEEPER_TABLE, type HuffmanTable, type SparseCoefficients } from "./huffman";
+import type { ChromaPlanes } from "../kernel/plane";
 import { ScaledIdct } from "./idct";
 
 /** A JPEG we do not decode ourselves; the message says what it is. */
@@ -38,6 +46,12 @@ export interface LumaPlane {
   sourceHeight: number;
   /** Eighths: 8 = full size, 4 = half, 1 = one pixel per 8x8 block. */
   scale: number;
+}
+
+/** The luma plane and, for a colour JPEG, its Cb and Cr planes (128 = no colour). */
+export interface JpegPlanes extends LumaPlane {
+  /** Absent for a grey (one-component) JPEG. Each plane covers the whole photo, at its own size. */
+  chroma?: ChromaPlanes;
 }
 
 /** Natural (row-major) index of the k-th coefficient in zigzag order. */
@@ -59,6 +73,8 @@ export function jpegScaleFor(width: number, height: number, minLongEdge: number)
 
 interface Component {
   id: number;
+  /** Where a chroma component's pixels go when chroma is wanted; null for luma, or chroma read past. */
+  chroma: ChromaOutput | null;
   h: number;
   v: number;
   quantTable: number;
@@ -102,12 +118,24 @@ const damaged = (what: string) => new PermanentSketchError(JPEG_LIMIT_MESSAGES.d
 const MAX_BLOCKS_PER_MCU = 10;
 
 /**
- * Decodes the luma of a JPEG at scale/8 of its size (scale 1..8). Orientation is not applied
- * here (see exif.ts); the plane is as stored.
+ * Decodes the luma of a JPEG at scale/8 of its size (scale 1..8), reading past its chroma.
+ * Orientation is not applied here (see exif.ts); the plane is as stored.
  */
 export function decodeJpegLuma(bytes: Uint8Array, scale = 8): LumaPlane {
+  return decodeGuarded(bytes, scale, false);
+}
+
+/**
+ * Decodes the luma of a JPEG at scale/8 of its size, and the chroma of a colour JPEG at about half
+ * the luma plane's resolution (chromaScaleFor). Orientation is not applied here.
+ */
+export function decodeJpegPlanes(bytes: Uint8Array, scale = 8): JpegPlanes {
+  return decodeGuarded(bytes, scale, true);
+}
+
+function decodeGuarded(bytes: Uint8Array, scale: number, withChroma: boolean): JpegPlanes {
   try {
-    return decodeLuma(bytes, scale);
+    return decodePlanes(bytes, scale, withChroma);
   } finally {
     // The shared reader and scan state must not keep the photo's memory alive until the next photo.
     sharedReader.reset(EMPTY, 0);
@@ -115,7 +143,7 @@ export function decodeJpegLuma(bytes: Uint8Array, scale = 8): LumaPlane {
   }
 }
 
-function decodeLuma(bytes: Uint8Array, scale: number): LumaPlane {
+function decodePlanes(bytes: Uint8Array, scale: number, withChroma: boolean): JpegPlanes {
   if (bytes[0] !== 0xff || bytes[1] !== 0xd8) throw damaged("no start of image");
   const quantTables: (Uint16Array | undefined)[] = [];
   const dcTables: (HuffmanTable | undefined)[] = [];
@@ -190,6 +218,7 @@ function decodeLuma(bytes: Uint8Array, scale: number): LumaPlane {
       }
       frame = readFrame(bytes, start, end, marker === 0xc2, adobeTransform);
       luma = startLuma(frame, scale, quantTables);
+      if (withChroma) startChroma(frame, scale);
     } else if (marker === 0xda) {
       if (!frame || !luma) throw damaged("scan before the frame header");
       if (++scans > JPEG_MAX_SCANS) throw new PermanentSketchError(JPEG_LIMIT_MESSAGES.tooManyScans);
@@ -200,7 +229,7 @@ function decodeLuma(bytes: Uint8Array, scale: number): LumaPlane {
   }
   if (!frame || !luma) throw damaged("no frame header");
   if (frame.progressive) finishProgressive(frame, luma, quantTables);
-  return {
+  const planes: JpegPlanes = {
     data: luma.plane,
     width: luma.width,
     height: luma.height,
@@ -208,6 +237,14 @@ function decodeLuma(bytes: Uint8Array, scale: number): LumaPlane {
     sourceHeight: frame.height,
     scale,
   };
+  const [, cb, cr] = frame.components;
+  if (cb?.chroma && cr?.chroma) {
+    planes.chroma = {
+      cb: { data: cb.chroma.plane, width: cb.chroma.width, height: cb.chroma.height },
+      cr: { data: cr.chroma.plane, width: cr.chroma.width, height: cr.chroma.height },
+    };
+  }
+  return planes;
 }
 
 function readFrame(bytes: Uint8Array, start: number, end: number, progressive: boolean, adobeTransform: number): Frame {
@@ -231,7 +268,7 @@ function readFrame(bytes: Uint8Array, start: number, end: number, progressive: b
     const h = bytes[p + 1] >> 4;
     const v = bytes[p + 1] & 15;
     if (h < 1 || h > 4 || v < 1 || v > 4) throw damaged("bad sampling factors");
-    components.push({ id: bytes[p], h, v, quantTable: bytes[p + 2] & 3, blocksWide: 0, blocksHigh: 0, dcTable: 0, acTable: 0, predictor: 0 });
+    components.push({ id: bytes[p], chroma: null, h, v, quantTable: bytes[p + 2] & 3, blocksWide: 0, blocksHigh: 0, dcTable: 0, acTable: 0, predictor: 0 });
   }
   const ids = components.map((c) => c.id);
   if (new Set(ids).size !== ids.length) throw damaged("two components with the same id");
@@ -307,6 +344,65 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
   };
 }
 
+/**
+ * The N/8 scale of a chroma component's IDCT: the smallest that gives at least half the luma
+ * plane's resolution along both axes (a 4:2:0 component's block covers twice the luma block's
+ * pixels, so it takes the luma's own scale; a 4:4:4 one half of it, rounded up), at least 1 (each
+ * block's mean alone, from its DC).
+ */
+export function chromaScaleFor(lumaScale: number, maxH: number, maxV: number, h: number, v: number): number {
+  const subsampling = Math.max(maxH / h, maxV / v);
+  return Math.min(8, Math.max(1, Math.ceil((lumaScale * subsampling) / 2)));
+}
+
+/** A chroma component's output plane, its IDCT, and (progressive) the coefficients that IDCT reads. */
+class ChromaOutput implements SparseCoefficients {
+  plane: Uint8Array;
+  width: number;
+  height: number;
+  idct: ScaledIdct;
+  /** placeFor and lastKeptFor of the IDCT's scale. */
+  place: Uint8Array;
+  lastKept: Uint8Array;
+  /** The component's quantisation table, looked up per scan (a file may define it late). */
+  quant: Uint16Array = NO_QUANT;
+  /** Blocks per row of the coefficient store (padded to whole MCUs, as the luma's). */
+  stride: number;
+  /** Progressive only: keptPerBlock coefficients per block (keptZigzag[scale]), before dequantisation. */
+  kept: Int16Array;
+  keptPerBlock: number;
+  /** keptSlot[k]: the zigzag-k coefficient's place among a block's kept ones, or -1. */
+  keptSlot: Int8Array;
+  /** Progressive only: two words per block, bit k set when zigzag-k (1..63) is non-zero. */
+  nonZero: Uint32Array;
+  /** Progressive only: per block, the highest zigzag index holding a non-zero coefficient. */
+  lastNonZero: Uint8Array;
+
+  constructor(frame: Frame, c: Component, scale: number) {
+    this.width = Math.ceil((Math.ceil((frame.width * c.h) / frame.maxH) * scale) / 8);
+    this.height = Math.ceil((Math.ceil((frame.height * c.v) / frame.maxV) * scale) / 8);
+    this.plane = new Uint8Array(this.width * this.height);
+    this.idct = idctFor(scale);
+    this.place = placeFor[scale];
+    this.lastKept = lastKeptFor[scale];
+    this.stride = frame.mcusWide * c.h;
+    const blocks = frame.progressive ? this.stride * frame.mcusHigh * c.v : 0;
+    this.keptPerBlock = keptZigzag[scale].length;
+    this.kept = new Int16Array(blocks * this.keptPerBlock);
+    this.keptSlot = keptSlotFor[scale];
+    this.nonZero = new Uint32Array(blocks * 2);
+    this.lastNonZero = new Uint8Array(blocks);
+  }
+}
+
+/** Gives each chroma component of a colour frame its output (a grey frame has none). */
+function startChroma(frame: Frame, lumaScale: number): void {
+  if (frame.components.length !== 3) return;
+  for (const c of frame.components.slice(1)) {
+    c.chroma = new ChromaOutput(frame, c, chromaScaleFor(lumaScale, frame.maxH, frame.maxV, c.h, c.v));
+  }
+}
+
 /** keepMasks[N][k] = 1 when the zigzag-k coefficient is inside the N x N an N/8 IDCT reads. */
 const keepMasks = Array.from({ length: 9 }, (_, n) => Uint8Array.from({ length: 64 }, (_, k) => ((ZIGZAG[k] & 7) < n && ZIGZAG[k] >> 3 < n ? 1 : 0)));
 /**
@@ -325,6 +421,13 @@ const keptZigzag = keepMasks.map((mask) => Uint8Array.from(Array.from(mask).flat
 const keptUpTo = keepMasks.map((mask) => {
   let kept = 0;
   return Uint8Array.from(mask, (keep) => (kept += keep));
+});
+
+/** keptSlotFor[N][k]: the zigzag-k coefficient's index among keptZigzag[N], or -1 when not kept. */
+const keptSlotFor = keptZigzag.map((kept) => {
+  const slots = new Int8Array(64).fill(-1);
+  kept.forEach((k, slot) => (slots[k] = slot));
+  return slots;
 });
 
 /** Decodes one scan; returns the position of the marker after it. */
@@ -357,11 +460,13 @@ function decodeScan(
   const low = bytes[p + 2] & 15;
   checkScanParameters(frame.progressive, count, spectralStart, spectralEnd, high, low);
   const lumaComponent = frame.components[0];
-  const hasLuma = scan.includes(lumaComponent);
+  const wanted = scan.some((c) => c === lumaComponent || c.chroma !== null);
+  // A progressive AC scan holds one component; at 1/8 each of its blocks' pixel is its DC alone.
+  const acScale = frame.progressive && spectralStart > 0 ? (scan[0] === lumaComponent ? luma.idct.size : scan[0].chroma?.idct.size) : 0;
 
-  // A scan without luma is read past, not decoded (its entropy data ends at the next marker);
-  // so is a progressive AC scan at 1/8, where each block's pixel is its DC alone.
-  if (!hasLuma || (frame.progressive && spectralStart > 0 && luma.idct.size === 1)) return findMarkerAfterScan(bytes, end);
+  // A scan of nothing wanted is read past, not decoded (its entropy data ends at the next
+  // marker); so is a progressive AC scan that the IDCT at 1/8 would not read.
+  if (!wanted || acScale === 1) return findMarkerAfterScan(bytes, end);
 
   // The work this scan will do is known before it starts: its blocks times its band.
   const blocksVisited =
@@ -383,7 +488,13 @@ function decodeScan(
     if (!progressive || (spectralStart !== 0 && high === 0)) prepareFastAc(acTables[c.acTable]!);
   }
   const quant = luma.quantTables[lumaComponent.quantTable];
-  if (!progressive && !quant) throw damaged("missing quantisation table");
+  if (!progressive && !quant && scan.includes(lumaComponent)) throw damaged("missing quantisation table");
+  for (const c of scan) {
+    if (!c.chroma || progressive) continue;
+    const table = luma.quantTables[c.quantTable];
+    if (!table) throw damaged("missing quantisation table");
+    c.chroma.quant = table;
+  }
 
   const state = sharedScan;
   state.progressive = progressive;
@@ -411,7 +522,8 @@ function decodeScan(
   state.stride = luma.stride;
 
   if (progressive && spectralStart !== 0) {
-    decodeProgressiveAcScan(state, scan[0]);
+    if (scan[0] === lumaComponent) decodeProgressiveAcScan(state, scan[0]);
+    else decodeChromaAcScan(state, scan[0], scan[0].chroma!);
   } else if (scan.length === 1) {
     // Non-interleaved: every block of the component is its own MCU.
     const c = scan[0];
@@ -440,6 +552,7 @@ function decodeScan(
 
 const NO_QUANT = new Uint16Array(0);
 const NO_COEFFICIENTS = new Int16Array(0);
+const NO_WORDS = new Uint32Array(0);
 const NO_TABLES: (HuffmanTable | undefined)[] = [];
 
 /**
@@ -547,8 +660,13 @@ function decodeSequentialBlock(state: ScanState, c: Component, row: number, colu
   const dc = state.dcTables[c.dcTable]!;
   const ac = state.acTables[c.acTable]!;
   if (c !== state.lumaComponent) {
-    reader.skip(reader.symbol(dc));
-    reader.skipAcCoefficients(ac);
+    const chroma = c.chroma;
+    if (chroma === null) {
+      reader.skip(reader.symbol(dc));
+      reader.skipAcCoefficients(ac);
+    } else {
+      decodeSequentialChromaBlock(state, c, chroma, row, column);
+    }
     return;
   }
   const block = state.block;
@@ -563,16 +681,67 @@ function decodeSequentialBlock(state: ScanState, c: Component, row: number, colu
   state.idct.run(block, state.plane, state.planeWidth, column * scale, row * scale, state.planeWidth, state.planeHeight, last);
 }
 
-function decodeProgressiveBlock(state: ScanState, c: Component, row: number, column: number): void {
-  // DC scans only: AC scans go through decodeProgressiveAcScan.
+/** A chroma block of a sequential scan, dequantised and drawn at its own scale into its plane. */
+function decodeSequentialChromaBlock(state: ScanState, c: Component, chroma: ChromaOutput, row: number, column: number): void {
   const reader = state.reader;
-  const offset = (row * state.stride + column) * 64;
+  const block = state.block;
+  const quant = chroma.quant;
+  c.predictor += reader.signed(reader.symbol(state.dcTables[c.dcTable]!));
+  block[0] = c.predictor * quant[0];
+  const last = chroma.lastKept[reader.acCoefficients(state.acTables[c.acTable]!, block, quant, chroma.place)];
+  const scale = chroma.idct.size;
+  chroma.idct.run(block, chroma.plane, chroma.width, column * scale, row * scale, chroma.width, chroma.height, last);
+}
+
+function decodeProgressiveBlock(state: ScanState, c: Component, row: number, column: number): void {
+  // DC scans only: AC scans go through decodeProgressiveAcScan and decodeChromaAcScan.
+  const reader = state.reader;
+  const chroma = c.chroma;
   if (state.dcFirst) {
     c.predictor += reader.signed(reader.symbol(state.dcTables[c.dcTable]!));
-    if (c === state.lumaComponent) state.coefficients[offset] = c.predictor << state.low;
+    if (c === state.lumaComponent) state.coefficients[(row * state.stride + column) * 64] = c.predictor << state.low;
+    else if (chroma !== null) chroma.kept[(row * chroma.stride + column) * chroma.keptPerBlock] = c.predictor << state.low;
     return;
   }
-  if (reader.bit() && c === state.lumaComponent) state.coefficients[offset] |= 1 << state.low;
+  if (reader.bit()) {
+    if (c === state.lumaComponent) state.coefficients[(row * state.stride + column) * 64] |= 1 << state.low;
+    else if (chroma !== null) chroma.kept[(row * chroma.stride + column) * chroma.keptPerBlock] |= 1 << state.low;
+  }
+}
+
+/**
+ * A progressive AC scan of a chroma component: as decodeProgressiveAcScan, into the component's
+ * sparse store (ChromaOutput). Chroma is a third of a photo's coefficients at most and mostly
+ * end-of-band runs, so this is the plain path.
+ */
+function decodeChromaAcScan(state: ScanState, c: Component, chroma: ChromaOutput): void {
+  const reader = state.reader;
+  const ac = state.acTables[c.acTable]!;
+  const start = state.spectralStart;
+  const end = state.spectralEnd;
+  const low = state.low;
+  const first = state.acFirst;
+  const interval = state.restartInterval;
+  const stride = chroma.stride;
+  let endOfBandRun = 0;
+  let unit = 0;
+  for (let row = 0; row < c.blocksHigh; row++) {
+    for (let column = 0; column < c.blocksWide; column++, unit++) {
+      if (interval !== 0 && unit > 0 && unit % interval === 0) {
+        reader.restart();
+        c.predictor = 0;
+        endOfBandRun = 0;
+      }
+      const block = row * stride + column;
+      if (first) {
+        if (endOfBandRun > 0) endOfBandRun--;
+        else endOfBandRun = reader.acFirstPassSparse(ac, chroma, block, start, end, low);
+      } else {
+        endOfBandRun = reader.acRefinementSparse(ac, chroma, block, start, end, low, endOfBandRun);
+        if (endOfBandRun < 0) throw damaged("bad refinement code");
+      }
+    }
+  }
 }
 
 /**
@@ -616,4 +785,32 @@ function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Ar
   }
   luma.coefficients = undefined;
   luma.lastNonZero = undefined;
+  for (const c of frame.components) if (c.chroma) finishProgressiveChroma(c, c.chroma, quantTables, block);
+}
+
+/** A chroma component's kept coefficients, dequantised, through its IDCT into its plane. */
+function finishProgressiveChroma(c: Component, chroma: ChromaOutput, quantTables: (Uint16Array | undefined)[], block: Int32Array): void {
+  const quant = quantTables[c.quantTable];
+  if (!quant) throw damaged("missing quantisation table");
+  const scale = chroma.idct.size;
+  const kept = keptZigzag[scale];
+  const count = kept.length;
+  const coefficients = chroma.kept;
+  for (let row = 0; row < c.blocksHigh; row++) {
+    for (let column = 0; column < c.blocksWide; column++) {
+      const offset = (row * chroma.stride + column) * count;
+      let last = 0;
+      for (let j = 0; j < count; j++) {
+        const value = coefficients[offset + j];
+        if (value === 0) continue;
+        const k = kept[j];
+        block[ZIGZAG[k]] = value * quant[k];
+        last = k;
+      }
+      chroma.idct.run(block, chroma.plane, chroma.width, column * scale, row * scale, chroma.width, chroma.height, last);
+    }
+  }
+  chroma.kept = NO_COEFFICIENTS;
+  chroma.nonZero = NO_WORDS;
+  chroma.lastNonZero = EMPTY;
 }

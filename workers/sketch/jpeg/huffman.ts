@@ -29,6 +29,20 @@ export interface HuffmanTable {
   fastAc: Int32Array;
 }
 
+/**
+ * A progressive component's coefficients where only some are kept (a chroma component read at a
+ * reduced scale): per block, keptPerBlock values at kept[block * keptPerBlock + keptSlot[k]] for
+ * the zigzag indices k with keptSlot[k] >= 0, and for every k a bit saying whether it is non-zero
+ * (nonZero[block * 2 + (k >> 5)] bit k & 31), which a refinement scan needs of all of them.
+ */
+export interface SparseCoefficients {
+  kept: Int16Array;
+  keptPerBlock: number;
+  keptSlot: Int8Array;
+  nonZero: Uint32Array;
+  lastNonZero: Uint8Array;
+}
+
 /** Prefix length of the fast AC look-up: 10 bits cover most codes and their values in photos. */
 const FAST_AC_BITS = 11;
 const NOT_BUILT = new Int32Array(0);
@@ -475,6 +489,95 @@ export class BitReader {
     return endOfBandRun;
   }
 
+  /**
+   * acFirstPass into a sparse store: the coefficients outside the kept ones are only marked
+   * non-zero. The plain path (symbol, then its bits): chroma is the smaller part of a photo.
+   */
+  acFirstPassSparse(table: HuffmanTable, store: SparseCoefficients, block: number, start: number, end: number, low: number): number {
+    const offset = block * store.keptPerBlock;
+    const slots = store.keptSlot;
+    const mask = block * 2;
+    let last = 0;
+    let endOfBandRun = 0;
+    for (let k = start; k <= end; ) {
+      const rs = this.symbol(table);
+      const run = rs >> 4;
+      const size = rs & 15;
+      if (size === 0) {
+        if (run < 15) {
+          endOfBandRun = (1 << run) - 1 + this.bits(run);
+          break;
+        }
+        k += 16;
+        continue;
+      }
+      k += run;
+      if (k > 63) break;
+      const value = this.signed(size) * (1 << low);
+      store.nonZero[mask + (k >> 5)] |= 1 << (k & 31);
+      const slot = slots[k];
+      if (slot >= 0) store.kept[offset + slot] = value;
+      last = k;
+      k++;
+    }
+    if (last > store.lastNonZero[block]) store.lastNonZero[block] = last;
+    return endOfBandRun;
+  }
+
+  /**
+   * acRefinement on a sparse store: a correction bit for each non-zero coefficient of the band
+   * (kept or not; only kept ones change), new coefficients marked and, if kept, stored.
+   */
+  acRefinementSparse(table: HuffmanTable, store: SparseCoefficients, block: number, start: number, end: number, low: number, endOfBandRun: number): number {
+    const plus = 1 << low;
+    const minus = -1 << low;
+    const offset = block * store.keptPerBlock;
+    const slots = store.keptSlot;
+    const kept = store.kept;
+    const nonZero = store.nonZero;
+    const mask = block * 2;
+    let k = start;
+    if (endOfBandRun === 0) {
+      while (k <= end) {
+        const rs = this.symbol(table);
+        let run = rs >> 4;
+        const size = rs & 15;
+        let value = 0;
+        if (size !== 0) {
+          if (size !== 1) return -1;
+          value = this.bit() !== 0 ? plus : minus;
+        } else if (run !== 15) {
+          endOfBandRun = (1 << run) + this.bits(run);
+          break;
+        }
+        while (k <= end) {
+          if (((nonZero[mask + (k >> 5)] >>> (k & 31)) & 1) !== 0) {
+            if (this.bit() !== 0 && slots[k] >= 0) refineKept(kept, offset + slots[k], plus, minus);
+          } else {
+            if (run === 0) break;
+            run--;
+          }
+          k++;
+        }
+        if (value !== 0 && k <= end) {
+          nonZero[mask + (k >> 5)] |= 1 << (k & 31);
+          const slot = slots[k];
+          if (slot >= 0) kept[offset + slot] = value;
+          if (k > store.lastNonZero[block]) store.lastNonZero[block] = k;
+        }
+        k++;
+      }
+    }
+    if (endOfBandRun > 0) {
+      const stop = Math.min(end, store.lastNonZero[block]);
+      for (; k <= stop; k++) {
+        if (((nonZero[mask + (k >> 5)] >>> (k & 31)) & 1) !== 0 && this.bit() !== 0 && slots[k] >= 0) refineKept(kept, offset + slots[k], plus, minus);
+      }
+      endOfBandRun--;
+    }
+    return endOfBandRun;
+  }
+
   /** Reads past a sequential block's AC coefficients (a chroma block, not kept). */
   skipAcCoefficients(table: HuffmanTable): void {
     const FAST_AC_BITS = 11;
@@ -552,6 +655,12 @@ export class BitReader {
   endOfScan(): number {
     return findMarkerAfterScan(this.bytes, this.position);
   }
+}
+
+/** A refinement scan's correction bit of 1 for a non-zero coefficient: its bit `plus` joins its magnitude. */
+function refineKept(kept: Int16Array, at: number, plus: number, minus: number): void {
+  const coefficient = kept[at];
+  if ((coefficient & plus) === 0) kept[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
 }
 
 /** First marker at or after `position` that is neither stuffing nor a restart. */
