@@ -205,7 +205,7 @@ export async function benchPhotos({ root, out, codecs }) {
  * bench/out/<unpackTo> from a downloaded .deb (`apt-get download <deb>`) found in the current
  * folder, bench/out, /tmp/wp or apt's cache. Null when none has `probe`.
  */
-function findPackageFolder(out, { deb, folder, probe, installed, unpackTo }) {
+export function findPackageFolder(out, { deb, folder, probe, installed, unpackTo }) {
   const unpacked = join(out, unpackTo, folder);
   const candidates = [...installed, unpacked];
   for (const candidate of candidates) if (existsSync(join(candidate, probe))) return candidate;
