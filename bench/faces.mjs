@@ -230,14 +230,16 @@ function scan(cascade, gray, minFace) {
   const { width: windowWidth, height: windowHeight, stages, features, featureType } = cascade;
   const lbp = featureType === "LBP";
   const candidates = [];
-  const stride0 = gray.width + 1;
-  const sum = new Int32Array(stride0 * (gray.height + 1));
-  const squares = new Float64Array(stride0 * (gray.height + 1));
+  // Buffers for the pyramid's first (largest) level, not the photo: with large faces only, a fifth of its size.
+  const firstScale = minFace / windowWidth;
+  const cells = (Math.round(gray.width / firstScale) + 1) * (Math.round(gray.height / firstScale) + 1);
+  const sum = new Int32Array(cells);
+  const squares = new Float64Array(cells);
   const table = { offsets: new Int32Array(features.length * (lbp ? 16 : 12)), weights: new Float64Array(features.length * 3) };
   const { offsets, weights } = table;
   let bytes = sum.byteLength + squares.byteLength;
   const normArea = (windowWidth - 2) * (windowHeight - 2);
-  for (let scale = minFace / windowWidth; ; scale *= SCALE_FACTOR) {
+  for (let scale = firstScale; ; scale *= SCALE_FACTOR) {
     const levelWidth = Math.round(gray.width / scale);
     const levelHeight = Math.round(gray.height / scale);
     if (levelWidth < windowWidth + 2 || levelHeight < windowHeight + 2) break;
