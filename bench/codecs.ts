@@ -2,6 +2,7 @@
 import decodeJpeg, { init as initJpegDecoder } from "@jsquash/jpeg/decode";
 import encodeJpegFile, { init as initJpegEncoder } from "@jsquash/jpeg/encode";
 import encodePng, { init as initPng } from "@jsquash/png/encode";
+import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
 import jpegDecoderWasm from "../node_modules/@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm";
 import jpegEncoderWasm from "../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
 import type { GrayPlane } from "../workers/sketch/kernel";
@@ -17,6 +18,7 @@ const codecs = () =>
     (initJpegDecoder as unknown as InitFromModule)(jpegDecoderWasm),
     (initJpegEncoder as unknown as InitFromModule)(jpegEncoderWasm),
     initPng(pngCodecWasm),
+    initPngDecoder(pngCodecWasm),
   ]));
 
 export interface Rgba {
@@ -28,6 +30,13 @@ export interface Rgba {
 export async function decodeJpegRgba(bytes: Uint8Array): Promise<Rgba> {
   await codecs();
   const image = await decodeJpeg(bytes.slice().buffer as ArrayBuffer);
+  return { data: image.data, width: image.width, height: image.height };
+}
+
+/** A PNG's pixels (the bench's face photos include PNGs, made into JPEGs as the Worker's uploads are). */
+export async function decodePngRgba(bytes: Uint8Array): Promise<Rgba> {
+  await codecs();
+  const image = await decodePng(bytes.slice().buffer as ArrayBuffer);
   return { data: image.data, width: image.width, height: image.height };
 }
 

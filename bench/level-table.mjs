@@ -29,6 +29,8 @@ const LEVEL_CHANGE_RUNS = 3;
 /** The 100 % crops: page pixels from the page's centre (3300 px long edge, 300 dpi: 85 x 59 mm). */
 const CROP_WIDTH = 1000;
 const CROP_HEIGHT = 700;
+/** Around each face's crop, this share of the face's box on every side, so that its outline and hair show. */
+const FACE_CROP_MARGIN = 0.25;
 /** Pages are kept for the contact sheet reduced by this (its cells are smaller still). */
 const SHEET_REDUCTION = 4;
 
@@ -58,7 +60,7 @@ export async function measureLevels(job, runLevel) {
       page: run.page,
     });
   }
-  return { levels, storedBytes: stored.length };
+  return { levels, storedBytes: stored.length, sourceWidth: runs[0].timing.sourceWidth, sourceHeight: runs[0].timing.sourceHeight };
 }
 
 /** A level's figures without its page, for --json: snake_case keys as the rest of that file, ms to 0.1, shares to 1e-4. */
@@ -144,8 +146,12 @@ export function printLevelSummary(rows) {
   console.log(`Regions grow strictly simple < standard < detailed: the hierarchy's cuts ${regionCounts[0]}; the pages' regions ${regionCounts[1]}`);
 }
 
-/** The 100 % crops of one photo's pages, bench/out/crops/<photo>-<level>.png; answers the pages reduced for the contact sheet. */
-export async function cropsAndSheetPages(job, out, photo, levels) {
+/**
+ * The 100 % crops of one photo's pages, bench/out/crops/<photo>-<level>.png, and of each of its
+ * faces (photo.faces, in the photo's pixels; `source` is the photo's size),
+ * bench/out/crops/<photo>-face<n>-<level>.png; answers the pages reduced for the contact sheet.
+ */
+export async function cropsAndSheetPages(job, out, photo, levels, source) {
   const folder = join(out, "crops");
   mkdirSync(folder, { recursive: true });
   const sheetPages = [];
@@ -157,7 +163,25 @@ export async function cropsAndSheetPages(job, out, photo, levels) {
     const crop = new Uint8Array(width * height);
     for (let y = 0; y < height; y++) crop.set(page.data.subarray((top + y) * page.width + left, (top + y) * page.width + left + width), y * width);
     writeFileSync(join(folder, `${photo.name}-${level}.png`), await job.encodeGrayPng({ data: crop, width, height }));
+    for (const [k, box] of (photo.faces ?? []).entries()) {
+      const number = String(k + 1).padStart(String(photo.faces.length).length, "0");
+      const face = pageCrop(page, box, page.width / source.width, page.height / source.height);
+      writeFileSync(join(folder, `${photo.name}-face${number}-${level}.png`), await job.encodeGrayPng(face));
+    }
     sheetPages.push(job.areaResize(page, Math.ceil(page.width / SHEET_REDUCTION), Math.ceil(page.height / SHEET_REDUCTION)));
   }
   return sheetPages;
+}
+
+/** The page's pixels under a box of the photo (scaled by sx, sy to the page), with FACE_CROP_MARGIN around it. */
+function pageCrop(page, [x, y, w, h], sx, sy) {
+  const left = Math.max(0, Math.floor((x - w * FACE_CROP_MARGIN) * sx));
+  const top = Math.max(0, Math.floor((y - h * FACE_CROP_MARGIN) * sy));
+  const right = Math.min(page.width, Math.ceil((x + w * (1 + FACE_CROP_MARGIN)) * sx));
+  const bottom = Math.min(page.height, Math.ceil((y + h * (1 + FACE_CROP_MARGIN)) * sy));
+  const width = right - left;
+  const height = bottom - top;
+  const data = new Uint8Array(width * height);
+  for (let row = 0; row < height; row++) data.set(page.data.subarray((top + row) * page.width + left, (top + row) * page.width + right), row * width);
+  return { data, width, height };
 }

@@ -9,7 +9,7 @@
 //   npm run bench -- --image PATH --json OUT       one file; writes the figures (and each level's) as JSON
 //   npm run bench -- --speed [--only TEXT]         only the per-stage and same-job-vs-OpenCV tables
 //                                                  (no colourability table, memory or PDF), photos
-//                                                  whose label contains TEXT
+//                                                  whose label contains TEXT (or any of TEXT|TEXT)
 //   npm run bench -- --sheet [--only TEXT]         only the colourability table, contact sheet and crops
 //
 // Not a test: nothing here asserts. Outputs go to bench/out (gitignored).
@@ -243,7 +243,8 @@ if (!speedOnly && !args.includes("--sheet")) {
 
 // ---- the photo set ----
 const photos = await benchPhotos({ root, out, codecs });
-if (only) photos.splice(0, photos.length, ...photos.filter((p) => p.label.includes(only)));
+// --only "A|B": the photos whose label contains A or B.
+if (only) photos.splice(0, photos.length, ...photos.filter((p) => only.split("|").some((text) => p.label.includes(text))));
 
 // ---- colourability per photo and detail level, and the contact sheet ----
 // Run after the timings (below), so that the pages it keeps in this process weigh on no timed
@@ -263,16 +264,17 @@ async function colourabilityAndContactSheet() {
   const sheetRows = [];
   for (const photo of sheetPhotos) {
     const bytes = new Uint8Array(readFileSync(photo.path));
-    const { levels, storedBytes } = await levelsOf(bytes);
+    const { levels, storedBytes, sourceWidth, sourceHeight } = await levelsOf(bytes);
     printLevelRows(photo, { levels, storedBytes });
-    sheetRows.push({ bytes, pages: await cropsAndSheetPages(job, out, photo, levels) });
+    sheetRows.push({ bytes, pages: await cropsAndSheetPages(job, out, photo, levels, { width: sourceWidth, height: sourceHeight }) });
     rows.push({ photo, levels: levels.map(({ page, ...figures }) => figures) });
   }
   printLevelSummary(rows);
   const sheetPath = join(out, "contact-sheet.png");
   writeFileSync(sheetPath, await codecs.contactSheet(sheetRows, 300));
   console.log(`\ncontact sheet (photo | simple | standard | detailed): ${sheetPath}`);
-  console.log(`100 % crops (${join(out, "crops")}/<photo>-<level>.png): 1000 x 700 page pixels from each page's centre, as printed`);
+  console.log(`100 % crops (${join(out, "crops")}/<photo>-<level>.png): 1000 x 700 page pixels from each page's centre, as printed;`);
+  console.log("  <photo>-face<n>-<level>.png: each face marked in bench/photo-set.mjs (FACE_BOXES), with a quarter of its box around it");
   if (args.includes("--sheet")) process.exit(0);
 }
 
