@@ -48,11 +48,12 @@ const MIN_CONTRAST = 0.05;
 const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
 
 /**
- * The hierarchy of a decoded grey plane (any size), with the tone curve and the noise estimate
- * (grey levels) of that plane; also answers the toned grey on the analysis grid (the score reads
- * it) and the finest region of each grid pixel.
+ * The photo's finest regions and what their borders are judged by: the analysis grid's toned
+ * grey, the basins of its edge map joined across no border, their adjacency graph, and a judge
+ * holding each region's inside. The hierarchy merges from here; bench/bsds-fit.mjs reads the
+ * same borders to fit the border model.
  */
-export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array } {
+export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes) {
   const grid = fitWithin(photo.width, photo.height, REGION_TUNING.analysisLongEdge);
   const grey = applyCurve(areaResize(photo, grid.width, grid.height), curve);
   const colour = chroma && { cb: resampleTo(chroma.cb, grid.width, grid.height).data, cr: resampleTo(chroma.cr, grid.width, grid.height).data };
@@ -74,12 +75,25 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
   for (let i = 0; i < basins.label.length; i++) basins.label[i] = joined.regionOf[basins.label[i]];
   basins.count = joined.count;
   const graph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL, maps.flood);
-  // Grid pixels per cm² of the printed page.
-  const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
   // On a photo with no clear edge at all (mist, night) borders are judged against its own
   // clearest ones, or even its Standard page would be one line and its Simple page blank: its
   // lightness is read in finer steps, and each level keeps its fewest regions (its strongest borders).
   const contrast = Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep));
+  const features = pixelFeatures(maps.smooth, maps.magnitude, Math.max(contrast, MIN_CONTRAST), colour);
+  const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL);
+  return { grid, grey, basins, graph, judge };
+}
+
+/**
+ * The hierarchy of a decoded grey plane (any size), with the tone curve and the noise estimate
+ * (grey levels) of that plane; also answers the toned grey on the analysis grid (the score reads
+ * it) and the finest region of each grid pixel.
+ */
+export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array } {
+  const { grid, grey, basins, graph, judge } = finestBorders(photo, curve, noise, chroma);
+  const longEdge = Math.max(grid.width, grid.height);
+  // Grid pixels per cm² of the printed page.
+  const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
   const phases = LEVELS_FINE_TO_COARSE.map((level) => ({
     minArea: LEVEL_REGIONS[level].minAreaCm2 * pixelsPerCm2,
     minWidth: LEVEL_REGIONS[level].minWidthMm * (longEdge / PRINT_LONG_EDGE_MM),
@@ -88,8 +102,6 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
     fewestRegions: LEVEL_REGIONS[level].fewestRegions,
     standOutArea: REGION_TUNING.smallestStandingOutCm2 * pixelsPerCm2,
   }));
-  const features = pixelFeatures(maps.smooth, maps.magnitude, Math.max(contrast, MIN_CONTRAST), colour);
-  const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL);
   const sequence = mergeSequence(graph, basins.count, phases, judge);
 
   // The finest level's partition: basins relabelled by their region after phase one.

@@ -102,11 +102,18 @@ export class HistogramJudge {
     this.hasColour = features.bins.length > 2;
   }
 
+  /** How unlike two regions are inside: the χ² distances of their lightness, grain and colour (0 without colour). */
+  insideDistances(a: number, b: number, areaA: number, areaB: number): { lightness: number; grain: number; colour: number } {
+    return {
+      lightness: this.distance(a, b, areaA, areaB, 0, LIGHTNESS_BINS),
+      grain: this.distance(a, b, areaA, areaB, LIGHTNESS_BINS, LIGHTNESS_BINS + GRAIN_BINS),
+      colour: this.hasColour ? this.distance(a, b, areaA, areaB, LIGHTNESS_BINS + GRAIN_BINS, this.binCount) : 0,
+    };
+  }
+
   chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number): number {
     const m = this.model;
-    const lightness = this.distance(a, b, areaA, areaB, 0, LIGHTNESS_BINS);
-    const grain = this.distance(a, b, areaA, areaB, LIGHTNESS_BINS, LIGHTNESS_BINS + GRAIN_BINS);
-    const colour = this.hasColour ? this.distance(a, b, areaA, areaB, LIGHTNESS_BINS + GRAIN_BINS, this.binCount) : 0;
+    const { lightness, grain, colour } = this.insideDistances(a, b, areaA, areaB);
     const odds =
       m.bias +
       m.logSaliency * Math.log1p(meanSaliency) +

@@ -43,8 +43,8 @@ export const REGION_TUNING = {
 
 /**
  * The border model's weights (region-features.ts): a logistic fit of whether people drew a
- * border of the finest regions, on BSDS500's train photos (docs/decisions/031-likeness.md says how,
- * and `npm run bench:bsds` measures the result on its val photos).
+ * border of the finest regions, on BSDS500's train photos (docs/decisions/031-likeness.md says how;
+ * `npm run bench:bsds-fit` refits them, `npm run bench:bsds` measures the pages on its val photos).
  */
 export const BORDER_MODEL: BorderModel = {
   bias: -5.957,

@@ -1,0 +1,35 @@
+// `npm run bench:bsds-fit -- DATA [--limit N]`: refits the border model (BORDER_MODEL in
+// workers/sketch/kernel/regions/tuning.ts; decision 031) on BSDS500's train photos. DATA is the
+// BSDS500 folder (images/train/*.jpg, groundTruth/train/*.mat). Each photo goes through the
+// Worker's own decode and finest regions; every border's evidence is written to
+// bench/out/bsds-fit/, and bench/bsds_fit.py fits the logistic model against the share of people
+// who drew a line along it, printing the weights to paste into tuning.ts. Tune on train, report val.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundleWorkerCode } from "./wasm-as-module.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const data = args.find((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1].startsWith("--")));
+if (!data) {
+  console.error("usage: npm run bench:bsds-fit -- BSDS500_DIR [--limit N]");
+  process.exit(2);
+}
+const limit = args.includes("--limit") ? Number(args[args.indexOf("--limit") + 1]) : Infinity;
+const out = join(root, "bench", "out", "bsds-fit");
+mkdirSync(out, { recursive: true });
+await bundleWorkerCode({ entryPoints: [join(root, "bench", "bsds-job.ts")], outdir: join(root, "bench", "out"), outExtension: { ".js": ".mjs" } });
+const job = await import(pathToFileURL(join(root, "bench", "out", "bsds-job.mjs")).href);
+
+const photos = join(resolve(data), "images", "train");
+const ids = readdirSync(photos).filter((f) => f.endsWith(".jpg")).map((f) => f.slice(0, -4)).sort().slice(0, limit);
+for (const id of ids) {
+  const borders = await job.finestBorderRows(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))));
+  writeFileSync(join(out, `${id}.label`), Buffer.from(borders.label.buffer, borders.label.byteOffset, borders.label.byteLength));
+  writeFileSync(join(out, `${id}.json`), JSON.stringify({ width: borders.width, height: borders.height, rows: borders.rows }));
+}
+console.log(`${ids.length} train photos' borders in ${out}`);
+const fit = spawnSync("/usr/bin/python3", [join(root, "bench", "bsds_fit.py"), resolve(data), out], { stdio: "inherit" });
+process.exit(fit.status ?? 1);

@@ -1,0 +1,77 @@
+"""Fits the border model (decision 031) on the borders bench/bsds-fit.mjs wrote.
+
+  python3 bench/bsds_fit.py BSDS500_DIR BORDERS_DIR
+
+A border's target is the share of people who drew a line within 2 px of it (on the photo's own
+grid), averaged over its cracks; borders are weighted by their length. Only borders whose two
+regions hold at least MIN_AREA pixels are used: the tree judges mostly merged, larger regions,
+and the tiny first basins' borders taught the model the wrong thing (decision 031). Prints the
+weights as tuning.ts writes them. Needs numpy, scipy and OpenCV (python3-scipy, python3-opencv).
+"""
+import json, os, sys
+import numpy as np, cv2
+from scipy.io import loadmat
+from scipy.optimize import minimize
+
+MIN_AREA = 60
+NEAR_PX = 2
+
+def border_targets(label, near, rows):
+    """The mean of `near` over each border's cracks (the larger of its two pixels)."""
+    count = int(label.max()) + 1
+    index = {int(a) * count + int(b): i for i, (a, b) in enumerate(rows[:, :2])}
+    total = np.zeros(len(rows)); cracks = np.zeros(len(rows))
+    for p, q, vp, vq in [(label[:, :-1], label[:, 1:], near[:, :-1], near[:, 1:]), (label[:-1, :], label[1:, :], near[:-1, :], near[1:, :])]:
+        on = p != q
+        a = np.minimum(p[on], q[on]).astype(np.int64); b = np.maximum(p[on], q[on])
+        value = np.maximum(vp[on], vq[on])
+        pairs, which = np.unique(a * count + b, return_inverse=True)
+        edge = np.array([index.get(int(pair), -1) for pair in pairs])
+        sums = np.bincount(which, weights=value, minlength=len(pairs)); counts = np.bincount(which, minlength=len(pairs))
+        known = edge >= 0
+        np.add.at(total, edge[known], sums[known]); np.add.at(cracks, edge[known], counts[known])
+    return total / np.maximum(cracks, 1)
+
+def evidence(rows):
+    saliency, magnitude, lightness, grain, colour = rows[:, 3], rows[:, 4], rows[:, 5], rows[:, 6], rows[:, 7]
+    return np.stack([np.log1p(saliency), np.log1p(magnitude), lightness, grain, colour, np.sqrt(lightness), np.sqrt(grain), np.sqrt(colour)], 1)
+
+NAMES = ["logSaliency", "logMagnitude", "lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour"]
+
+def main():
+    data, borders = sys.argv[1], sys.argv[2]
+    X, Y, W = [], [], []
+    for name in sorted(f[:-5] for f in os.listdir(borders) if f.endswith(".json")):
+        meta = json.load(open(os.path.join(borders, name + ".json")))
+        label = np.fromfile(os.path.join(borders, name + ".label"), dtype=np.int32).reshape(meta["height"], meta["width"])
+        truth = loadmat(os.path.join(data, "groundTruth", "train", name + ".mat"))["groundTruth"]
+        drawings = [truth[0, i]["Boundaries"][0, 0].astype(np.uint8) for i in range(truth.shape[1])]
+        if drawings[0].shape != label.shape:
+            continue  # the analysis grid is the photo's own size for BSDS's 481 x 321 photos
+        kernel = np.ones((2 * NEAR_PX + 1, 2 * NEAR_PX + 1), np.uint8)
+        near = np.mean([cv2.dilate(d, kernel) > 0 for d in drawings], axis=0)
+        rows = np.array(meta["rows"], dtype=float)
+        keep = rows[:, 8] >= MIN_AREA
+        X.append(evidence(rows[keep])); Y.append(border_targets(label, near, rows)[keep]); W.append(rows[keep, 2])
+    X = np.concatenate(X); Y = np.concatenate(Y); W = np.concatenate(W)
+    mean, spread = X.mean(0), X.std(0) + 1e-9
+    Z = np.hstack([(X - mean) / spread, np.ones((len(X), 1))])
+
+    def loss(w):
+        p = 1 / (1 + np.exp(-(Z @ w)))
+        value = -(W * (Y * np.log(p + 1e-9) + (1 - Y) * np.log(1 - p + 1e-9))).sum() / W.sum() + 1e-4 * (w[:-1] ** 2).sum()
+        gradient = Z.T @ (W * (p - Y)) / W.sum(); gradient[:-1] += 2e-4 * w[:-1]
+        return value, gradient
+
+    w = minimize(loss, np.zeros(Z.shape[1]), jac=True, method="L-BFGS-B").x
+    weights = w[:-1] / spread
+    bias = w[-1] - (w[:-1] * mean / spread).sum()
+    print(f"{len(Y)} borders of regions >= {MIN_AREA} px; people drew {(W * Y).sum() / W.sum():.3f} of their length")
+    print("export const BORDER_MODEL: BorderModel = {")
+    print(f"  bias: {bias:.3f},")
+    for name, value in zip(NAMES, weights):
+        print(f"  {name}: {value:.3f},")
+    print("};")
+
+if __name__ == "__main__":
+    main()
