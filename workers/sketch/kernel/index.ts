@@ -1,13 +1,14 @@
 /**
- * The sketch kernel: a grey photo in, a colouring page of closed shapes out. One file per stage
- * in this folder, the region stage in regions/; this one reads as the recipe (choices:
- * docs/decisions/016-region-pages.md):
+ * The sketch kernel: a grey photo (and its chroma, where the decoder gives it) in, a colouring page
+ * of closed shapes out. One file per stage in this folder, the region stage in regions/; this one
+ * reads as the recipe (choices: docs/decisions/016-region-pages.md, 031-likeness.md):
  *
  *   decoded grey plane → tone curve (stretch a dull or dark photo to the full range)  tone.ts
  *   → noise estimate, which sets how much the grey is smoothed                       noise.ts
- *   → region hierarchy: on the analysis grid, the Sobel edge maps, their watershed    regions/
- *     basins and the merge tree whose three cuts are the detail levels, the finest
- *     level's borders as smoothed arcs
+ *   → region hierarchy: on the analysis grid, the Sobel edge maps of grey and colour,  regions/
+ *     their watershed basins and the merge tree (borders judged by both of their
+ *     sides) whose three cuts are the detail levels, the finest level's borders as
+ *     smoothed arcs
  *   → the level's cut drawn at print size (300 dpi on the page's long edge)          regions/draw.ts
  *
  * Pure TypeScript over typed arrays (no Worker APIs), so it runs the same in workerd, in the Node

@@ -1,13 +1,13 @@
 /**
  * The edge-strength map the regions are grown on: where the photo changes, in grey levels of a
- * step, on the analysis grid (docs/decisions/016-region-pages.md).
+ * step, on the analysis grid (docs/decisions/016-region-pages.md, 031-likeness.md).
  *
  *   the toned grey, area-reduced to the analysis grid and smoothed (more on a noisy photo)
  *   → Sobel magnitude, in grey levels of the step it answers (a clean step of h levels gives h)
+ *   → with the photo's colour, the Sobel steps of its Cb and Cr added in quadrature, so a
+ *     colour border of equal lightness is an edge too
  *   → surround suppression: minus the mean magnitude around the pixel, so a field of grass,
  *     fur or pebbles (edges everywhere) is weak and a lone outline stands
- *   → plus the dodge's darkness: a thin dark line (a stem, a whisker, a window frame) is a ridge
- *     of its own, so the border runs along it instead of on both its sides
  */
 import { blurFloatInPlace, type FloatPlane } from "./float-plane";
 import type { GrayPlane } from "../plane";

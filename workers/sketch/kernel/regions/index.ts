@@ -1,13 +1,15 @@
 /**
  * The region stage: a photo's grey plane in, a hierarchy of closed regions out, and any of its
- * three detail levels drawn as a page (docs/decisions/016-region-pages.md):
+ * three detail levels drawn as a page (docs/decisions/016-region-pages.md, 031-likeness.md):
  *
- *   analysis grid: the toned grey, area-reduced to at most ANALYSIS_LONG_EDGE px    (here)
- *   → edge strength: Sobel minus surround, plus the dodge's dark lines             edge-map.ts
+ *   analysis grid: the toned grey (and chroma), reduced to at most analysisLongEdge px  (here)
+ *   → edge strength: Sobel of grey and colour, minus surround                      edge-map.ts
  *   → watershed basins of the edge strength                                        watershed.ts
- *   → their adjacency graph: border length and strength per touching pair          adjacency.ts
+ *   → their adjacency graph: border length, saliency and magnitude per pair        adjacency.ts
  *   → basins joined across borders with no saliency at all (flat or textured ground)  merge-tree.ts
- *   → the merge tree, in one phase per level, finest first                         merge-tree.ts
+ *   → each region's inside: histograms of lightness, grain and colour              region-features.ts
+ *   → the merge tree, least likely border first by the border model (both sides    merge-tree.ts
+ *     of it and its strength), in one phase per level, finest first
  *   → the finest level's borders as arcs between junctions, smoothed               arcs.ts
  *   → a level: replay its merges, draw the arcs whose two sides still differ       draw.ts
  */
@@ -77,7 +79,7 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
   const graph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL, maps.flood);
   // On a photo with no clear edge at all (mist, night) borders are judged against its own
   // clearest ones, or even its Standard page would be one line and its Simple page blank: its
-  // lightness is read in finer steps, and each level keeps its fewest regions (its strongest borders).
+  // lightness is read in finer steps (and no page is blank: REGION_TUNING.fewestRegions).
   const contrast = Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep));
   const features = pixelFeatures(maps.smooth, maps.magnitude, Math.max(contrast, MIN_CONTRAST), colour);
   const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL);
@@ -99,7 +101,7 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
     minWidth: LEVEL_REGIONS[level].minWidthMm * (longEdge / PRINT_LONG_EDGE_MM),
     mergeBelow: LEVEL_REGIONS[level].weakestBorderKept,
     standOutAbove: LEVEL_REGIONS[level].standOutBorder,
-    fewestRegions: LEVEL_REGIONS[level].fewestRegions,
+    fewestRegions: REGION_TUNING.fewestRegions,
     standOutArea: REGION_TUNING.smallestStandingOutCm2 * pixelsPerCm2,
   }));
   const sequence = mergeSequence(graph, basins.count, phases, judge);

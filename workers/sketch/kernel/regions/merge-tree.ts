@@ -40,10 +40,7 @@ export interface MergePhase {
    */
   standOutAbove: number;
   standOutArea: number;
-  /**
-   * Borders stop merging once this few regions are left (small ones still join their
-   * neighbours): a faint photo's page keeps its strongest borders rather than go blank.
-   */
+  /** Borders stop merging once this few regions are left (small ones still join their neighbours). */
   fewestRegions: number;
 }
 
@@ -113,7 +110,8 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
     while (heap.size > 0) {
       const { key, edge, edgeStamp } = heap.pop();
       if (!alive[edge] || edgeStamp !== stamp[edge]) continue;
-      if (key >= phase.mergeBelow || (key > SMALL_REGION_KEY / 2 && regionsLeft <= phase.fewestRegions)) break;
+      const smallRegionJoins = key < SMALL_REGION_KEY / 2;
+      if (key >= phase.mergeBelow || (!smallRegionJoins && regionsLeft <= phase.fewestRegions)) break;
       let keep = find(edgeA[edge]);
       let gone = find(edgeB[edge]);
       if (edgesOf[keep].length < edgesOf[gone].length) [keep, gone] = [gone, keep];

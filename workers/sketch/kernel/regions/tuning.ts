@@ -34,6 +34,12 @@ export const REGION_TUNING = {
   colourWeight: 3.5,
   insideWholeAt: 0.4,
   insideTrustCm2: 0.2,
+  /**
+   * A page is never blank: borders stop merging at this many regions (small ones still join their
+   * neighbours), so a faint photo (mist, night), whose every border the model finds unlikely,
+   * keeps its strongest one.
+   */
+  fewestRegions: 2,
   /** A region that stands out (LEVEL_REGIONS' standOutSaliency) is kept from this size on the page, at every level. */
   smallestStandingOutCm2: 0.03,
   /** Borders are smoothed along their length by a Gaussian of this (on the page), then every few points kept. */
@@ -61,11 +67,10 @@ export const BORDER_MODEL: BorderModel = {
 /**
  * Per level: the smallest region and the narrowest (2 × area / border length, on the printed
  * page), the weakest border kept and the border that keeps a small region standing out (the
- * border model's chance that people draw it), the fewest regions a page keeps (merge-tree.ts),
- * the line's width.
+ * border model's chance that people draw it), the line's width.
  */
-export const LEVEL_REGIONS: Record<DetailLevel, { minAreaCm2: number; minWidthMm: number; weakestBorderKept: number; standOutBorder: number; fewestRegions: number; lineWidthMm: number }> = {
-  detailed: { minAreaCm2: 0.5, minWidthMm: 1.2, weakestBorderKept: 0.14, standOutBorder: 0.5, fewestRegions: 8, lineWidthMm: 0.4 },
-  standard: { minAreaCm2: 1, minWidthMm: 2, weakestBorderKept: 0.22, standOutBorder: 0.55, fewestRegions: 5, lineWidthMm: 0.5 },
-  simple: { minAreaCm2: 1.5, minWidthMm: 2, weakestBorderKept: 0.3, standOutBorder: 0.6, fewestRegions: 3, lineWidthMm: 0.6 },
+export const LEVEL_REGIONS: Record<DetailLevel, { minAreaCm2: number; minWidthMm: number; weakestBorderKept: number; standOutBorder: number; lineWidthMm: number }> = {
+  detailed: { minAreaCm2: 0.5, minWidthMm: 1.2, weakestBorderKept: 0.14, standOutBorder: 0.5, lineWidthMm: 0.4 },
+  standard: { minAreaCm2: 1, minWidthMm: 2, weakestBorderKept: 0.22, standOutBorder: 0.55, lineWidthMm: 0.5 },
+  simple: { minAreaCm2: 1.5, minWidthMm: 2, weakestBorderKept: 0.3, standOutBorder: 0.6, lineWidthMm: 0.6 },
 };

@@ -1,0 +1,91 @@
+/**
+ * The regions' insides and the border model (workers/sketch/kernel/regions/region-features.ts,
+ * decision 031) on small synthetic photos: a border is judged by both of its sides.
+ */
+import { describe, expect, it } from "vitest";
+import type { GrayPlane } from "../../workers/sketch/kernel";
+import { buildHierarchy, regionCountAt } from "../../workers/sketch/kernel/regions";
+import { HistogramJudge, pixelFeatures } from "../../workers/sketch/kernel/regions/region-features";
+import { BORDER_MODEL } from "../../workers/sketch/kernel/regions/tuning";
+import { seededRandom } from "./helpers";
+
+const IDENTITY = Uint8Array.from({ length: 256 }, (_, v) => v);
+const SIZE = 400;
+
+function plane(grey: (x: number, y: number) => number): GrayPlane {
+  const data = new Uint8Array(SIZE * SIZE);
+  for (let y = 0; y < SIZE; y++) for (let x = 0; x < SIZE; x++) data[y * SIZE + x] = Math.min(255, Math.max(0, Math.round(grey(x, y))));
+  return { data, width: SIZE, height: SIZE };
+}
+
+const inDisc = (x: number, y: number) => Math.hypot(x - SIZE / 2, y - SIZE / 2) < SIZE / 4;
+
+describe("the border model", () => {
+  /** Two regions of 100 pixels each, side by side, with these greys; the judge over them. */
+  function judgeOf(left: number, right: number, cb = 128, cr = 128): HistogramJudge {
+    const width = 20;
+    const height = 10;
+    const label = new Int32Array(width * height);
+    const grey = new Float32Array(width * height);
+    const colour = { cb: new Uint8Array(width * height), cr: new Uint8Array(width * height) };
+    for (let i = 0; i < label.length; i++) {
+      const right_ = i % width >= width / 2;
+      label[i] = right_ ? 1 : 0;
+      grey[i] = right_ ? right : left;
+      colour.cb[i] = right_ ? cb : 128;
+      colour.cr[i] = right_ ? cr : 128;
+    }
+    const magnitude = new Float32Array(width * height);
+    const features = pixelFeatures({ data: grey, width, height }, { data: magnitude, width, height }, 1, colour);
+    return new HistogramJudge(features, label, 2, BORDER_MODEL);
+  }
+
+  it("rates the same edge likelier between two regions unlike in colour than between two alike", () => {
+    const alike = judgeOf(120, 120).chance(20, 20, 0, 1, 100, 100);
+    const colourful = judgeOf(120, 120, 90, 180).chance(20, 20, 0, 1, 100, 100);
+    expect(colourful).toBeGreaterThan(alike);
+  });
+
+  it("rates a stronger edge likelier, whatever the regions", () => {
+    const judge = judgeOf(80, 160);
+    expect(judge.chance(40, 40, 0, 1, 100, 100)).toBeGreaterThan(judge.chance(5, 5, 0, 1, 100, 100));
+  });
+
+  it("forgets nothing of a region's inside when regions merge: the merged one is judged by both", () => {
+    const judge = judgeOf(80, 160);
+    const before = judge.insideDistances(0, 1, 100, 100);
+    expect(before.lightness).toBeGreaterThan(0.9);
+    judge.merged(0, 1);
+    // Region 0 now holds both halves: against region 1 (unchanged) it is half alike.
+    const after = judge.insideDistances(0, 1, 200, 100);
+    expect(after.lightness).toBeLessThan(before.lightness);
+    expect(after.lightness).toBeGreaterThan(0);
+  });
+});
+
+describe("regions judged by both sides", () => {
+  it("draws a textured disc on a flat field as one region, not a mosaic of its grain", () => {
+    const random = seededRandom(5);
+    const photo = plane((x, y) => (inDisc(x, y) ? 90 + (random() - 0.5) * 70 : 200));
+    const { hierarchy } = buildHierarchy(photo, IDENTITY, 0);
+    expect(regionCountAt(hierarchy, "simple")).toBe(2);
+    expect(regionCountAt(hierarchy, "standard")).toBeLessThanOrEqual(3);
+  });
+
+  it("draws no border across a smooth gradient", () => {
+    const photo = plane((x) => 40 + (180 * x) / SIZE);
+    const { hierarchy } = buildHierarchy(photo, IDENTITY, 0);
+    for (const level of ["simple", "standard", "detailed"] as const) expect(regionCountAt(hierarchy, level)).toBe(1);
+  });
+
+  it("gives a red square on a green field of the same lightness its border", () => {
+    const square = (x: number, y: number) => x >= 120 && x < 280 && y >= 120 && y < 280;
+    const photo = plane(() => 102);
+    const chroma = {
+      cb: plane((x, y) => (square(x, y) ? 100 : 104)),
+      cr: plane((x, y) => (square(x, y) ? 190 : 80)),
+    };
+    expect(regionCountAt(buildHierarchy(photo, IDENTITY, 0).hierarchy, "detailed")).toBe(1);
+    expect(regionCountAt(buildHierarchy(photo, IDENTITY, 0, chroma).hierarchy, "simple")).toBe(2);
+  });
+});
