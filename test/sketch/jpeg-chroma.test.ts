@@ -146,6 +146,27 @@ describe("colour reaches the region hierarchy through the Worker's decode", () =
     }
   });
 
+  /** Red and green squares of equal lightness, 6 x 4 of them: enough line for a page to score. */
+  function redGreenChequer(): Rgba {
+    const width = 480;
+    const height = 320;
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const red = (Math.floor(x / 80) + Math.floor(y / 80)) % 2 === 0;
+        data.set(red ? [200, 60, 60, 255] : [38, 147, 38, 255], (y * width + x) * 4);
+      }
+    }
+    return { width, height, data };
+  }
+
+  it("a page whose borders are all colour borders still scores (the score reads the chroma too)", async () => {
+    const photo = await decodeToGray(await jpegOf(redGreenChequer(), { progressive: false, subsample: 2 }));
+    const { hierarchy, scores } = photoRegions(photo);
+    expect(regionCountAt(hierarchy, "simple")).toBeGreaterThan(1);
+    expect(scores.simple).toBeGreaterThan(0);
+  });
+
   it("a red square on a green field of equal lightness gets a border (PNG)", async () => {
     const photo = await decodeToGray(await toPng(redOnGreen()));
     expect(photo.chroma).toBeDefined();
