@@ -82,6 +82,40 @@ export async function fillUkDeliveryAddress(page: Page): Promise<void> {
   await page.getByLabel("Country").selectOption("UK");
 }
 
+/**
+ * A Standard book bought on /create-book as a customer buys it: FIVE_PHOTOS, the title (and a
+ * dedication), the local test checkout paid with a UK address. Answers the paid order's number,
+ * read from /success.
+ */
+export async function buyOnCreateBook(page: Page, book: { title: string; dedication?: string }): Promise<string> {
+  await page.goto("/create-book");
+  await page.getByRole("dialog", { name: "Which book would you like?" }).waitFor();
+  await page.getByRole("button", { name: /^Standard Book, 5-15 pages/ }).click();
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: /Add photos: drag and drop/ }).click();
+  await (await chooser).setFiles(FIVE_PHOTOS);
+  await waitForToast(page, "5 file(s) added. Total: 5/50.");
+  await page.getByLabel("Book title").fill(book.title);
+  if (book.dedication) await page.getByLabel(/Custom message/).fill(book.dedication);
+  await page.getByLabel(/I agree to the/).check();
+  await page.getByRole("button", { name: "Purchase Coloring Book" }).click();
+  await page.waitForURL(/\/test-checkout\/cs_local_/, { timeout: 60_000 });
+  await fillUkDeliveryAddress(page);
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await page.waitForURL(/\/success\?session_id=cs_local_/);
+  await page.getByRole("heading", { name: "Payment Successful" }).waitFor();
+  return (await page.getByTestId("success-order-number").textContent())!;
+}
+
+/** Signs the page in to the orders desk with the local password of this wrangler dev. */
+export async function signInToDesk(page: Page): Promise<void> {
+  await page.goto("/admin/sign-in");
+  await page.getByLabel("Password").fill(inject("adminPassword"));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname === "/admin");
+}
+
 /** The JSON API, as the visitor's browser calls it (its cookie, so what it makes is its own). */
 export async function callApi<T>(page: Page, method: "GET" | "POST" | "PATCH", url: string, data?: unknown): Promise<T> {
   const response = await page.request.fetch(url, { method, data });

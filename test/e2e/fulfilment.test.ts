@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
+import { buyOnCreateBook, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
 
 /** The book's five photos are drawn by the sketch Worker, then the PDF is built from them. */
 const PDF_TIMEOUT_MS = 240_000;
@@ -33,30 +33,6 @@ async function visitor(): Promise<Page> {
   return page;
 }
 
-/** create-book → test checkout → /success: the paid order's number. */
-async function buyBook(page: Page): Promise<string> {
-  await page.goto("/create-book");
-  await page.getByRole("dialog", { name: "Which book would you like?" }).waitFor();
-  await page.getByRole("button", { name: /^Standard Book, 5-15 pages/ }).click();
-  await page.getByRole("dialog").waitFor({ state: "detached" });
-  const chooser = page.waitForEvent("filechooser");
-  await page.getByRole("button", { name: /Add photos: drag and drop/ }).click();
-  await (await chooser).setFiles(FIVE_PHOTOS);
-  await waitForToast(page, "5 file(s) added. Total: 5/50.");
-  await page.getByLabel("Book title").fill(TITLE);
-  await page.getByLabel(/Custom message/).fill("For Ada, who planted every one of these flowers.");
-  await page.getByLabel(/I agree to the/).check();
-  await page.getByRole("button", { name: "Purchase Coloring Book" }).click();
-  await page.waitForURL(/\/test-checkout\/cs_local_/, { timeout: 60_000 });
-  await fillUkDeliveryAddress(page);
-  await page.getByRole("button", { name: /^Pay / }).click();
-  await page.waitForURL(/\/success\?session_id=cs_local_/);
-  await page.getByRole("heading", { name: "Payment Successful" }).waitFor();
-  const orderNumber = await page.getByTestId("success-order-number").textContent();
-  expect(orderNumber).toMatch(/^CB-\d{8}-[2-9A-HJ-NP-Z]{5}$/);
-  return orderNumber!;
-}
-
 async function deskScreenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: screenshotPath(`fulfilment-${name}-1280`), fullPage: true });
@@ -68,7 +44,8 @@ async function deskScreenshots(page: Page, name: string) {
 describe("fulfilment", () => {
   it("paid → PDF in R2 → on the desk → shipped with tracking → the customer sees it → two emails", async () => {
     const customer = await visitor();
-    const orderNumber = await buyBook(customer);
+    const orderNumber = await buyOnCreateBook(customer, { title: TITLE, dedication: "For Ada, who planted every one of these flowers." });
+    expect(orderNumber).toMatch(/^CB-\d{8}-[2-9A-HJ-NP-Z]{5}$/);
 
     // A stranger (the customer too) finds no desk: the ordinary 404 page.
     await customer.goto("/admin");

@@ -8,10 +8,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CREATE_BOOK_MESSAGES } from "../../app/lib/customer-copy";
 import { parsePdf, shownText } from "../sketch/pdf-parser";
-import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
+import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, screenshotPath, signInToDesk, waitForToast } from "./browser";
 
 const TITLE = "Paid as seven pages";
 /** Five photos sketched in local workerd, then the PDF built from them. */
@@ -109,10 +109,7 @@ describe("a book under an open checkout", () => {
 
     // The desk's print PDF: title, dedication and the five paid sketches.
     const { page: admin } = await visitor();
-    await admin.goto("/admin/sign-in");
-    await admin.getByLabel("Password").fill(inject("adminPassword"));
-    await admin.getByRole("button", { name: "Sign in" }).click();
-    await admin.waitForURL((url) => url.pathname === "/admin");
+    await signInToDesk(admin);
     const pdfUrl = `/admin/orders/${orderNumber}/pdf`;
     await expect
       .poll(async () => (await admin.request.get(pdfUrl)).status(), { timeout: PDF_TIMEOUT_MS, interval: 2_000 })

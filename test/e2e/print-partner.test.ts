@@ -7,8 +7,8 @@
  * book's PDF from the success page.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fillUkDeliveryAddress, FIVE_PHOTOS, launchChromium, newVisitor, screenshotPath, waitForToast } from "./browser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buyOnCreateBook, launchChromium, newVisitor, screenshotPath, signInToDesk } from "./browser";
 
 const SENT_TIMEOUT_MS = 300_000;
 const TITLE = "Printed By Itself";
@@ -30,36 +30,13 @@ async function visitor(): Promise<Page> {
   return page;
 }
 
-async function buyBook(page: Page): Promise<string> {
-  await page.goto("/create-book");
-  await page.getByRole("dialog", { name: "Which book would you like?" }).waitFor();
-  await page.getByRole("button", { name: /^Standard Book, 5-15 pages/ }).click();
-  await page.getByRole("dialog").waitFor({ state: "detached" });
-  const chooser = page.waitForEvent("filechooser");
-  await page.getByRole("button", { name: /Add photos: drag and drop/ }).click();
-  await (await chooser).setFiles(FIVE_PHOTOS);
-  await waitForToast(page, "5 file(s) added. Total: 5/50.");
-  await page.getByLabel("Book title").fill(TITLE);
-  await page.getByLabel(/I agree to the/).check();
-  await page.getByRole("button", { name: "Purchase Coloring Book" }).click();
-  await page.waitForURL(/\/test-checkout\/cs_local_/, { timeout: 60_000 });
-  await fillUkDeliveryAddress(page);
-  await page.getByRole("button", { name: /^Pay / }).click();
-  await page.waitForURL(/\/success\?session_id=cs_local_/);
-  await page.getByRole("heading", { name: "Payment Successful" }).waitFor();
-  return (await page.getByTestId("success-order-number").textContent())!;
-}
-
 describe("print partner (local test printer)", () => {
   it("paid → sent to the printer by itself → in production → shipped with tracking → the customer and the outbox see it", { timeout: 480_000 }, async () => {
     const customer = await visitor();
-    const orderNumber = await buyBook(customer);
+    const orderNumber = await buyOnCreateBook(customer, { title: TITLE });
 
     const admin = await visitor();
-    await admin.goto("/admin/sign-in");
-    await admin.getByLabel("Password").fill(inject("adminPassword"));
-    await admin.getByRole("button", { name: "Sign in" }).click();
-    await admin.waitForURL((url) => url.pathname === "/admin");
+    await signInToDesk(admin);
 
     // Nobody presses anything: the PDF is made, then the order goes to the printer.
     const card = admin.getByRole("article", { name: `Order ${orderNumber}` });
