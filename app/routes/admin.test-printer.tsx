@@ -10,6 +10,7 @@ import { buttonStyles } from "~/components/button-styles";
 import { TEST_PRINTER_MOVES, testPrinterMoveSchema } from "~/lib/admin-schemas";
 import { ADMIN_TEXT, SHOP_NAME } from "~/lib/customer-copy";
 import { database } from "~/core/db/database.server";
+import { readFormFields } from "~/server/http/http.server";
 import { adminNotFound, requireAdmin } from "~/server/admin/admin-access.server";
 import { listLocalPrintJobs } from "~/server/printing/local-test-printer.server";
 import { playTestPrinterMove, printPartnerFor } from "~/server/printing/printing.server";
@@ -31,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   await requireAdmin(request, env);
-  const parsed = testPrinterMoveSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = testPrinterMoveSchema.safeParse(await readFormFields(request));
   if (!parsed.success) return json({ ok: false, message: ADMIN_TEXT.testPrinterUnknownJob }, { status: 400 });
   const answer = await playTestPrinterMove(env, database(env.DB), parsed.data.jobId, parsed.data.move);
   if (!answer) return json({ ok: false, message: ADMIN_TEXT.testPrinterUnknownJob }, { status: 404 });

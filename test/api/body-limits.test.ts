@@ -187,4 +187,15 @@ describe("page actions read their form through the capped body reader", () => {
     expect(signIn.status).toBeGreaterThanOrEqual(400);
     expect(signIn.status).toBeLessThan(500);
   });
+
+  it("the local test printer's page: 415 for another type, a JSON body read as the form's fields, never 500", async () => {
+    const desk = new Visitor();
+    const printerPath = "/admin/test-printer?_data=routes%2Fadmin.test-printer";
+    desk.cookie = await deskCookie();
+    const text = await desk.fetch(printerPath, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "jobId=1&move=SHIPPED" });
+    expect(text.status).toBe(415);
+    desk.cookie = await deskCookie();
+    const json = await desk.fetch(printerPath, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jobId: "1", move: "SHIPPED" }) });
+    expect(json.status).toBe(404); // read like the form: no such job (no test printer in these tests)
+  });
 });
