@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deserialiseHierarchy, serialiseHierarchy, type GrayPlane } from "../../workers/sketch/kernel";
-import { adjacencyOf } from "../../workers/sketch/kernel/regions/adjacency";
+import { adjacencyOf, coarserGraph, type AdjacencyGraph } from "../../workers/sketch/kernel/regions/adjacency";
 import { edgeMaps, STRENGTH_STEPS_PER_GREY_LEVEL, visibleStepFor } from "../../workers/sketch/kernel/regions/edge-map";
 import { traceArcs } from "../../workers/sketch/kernel/regions/arcs";
 import { buildHierarchy, drawLevel, regionCountAt, regionsAt } from "../../workers/sketch/kernel/regions";
@@ -90,6 +90,37 @@ describe("a photo with no clear edge (mist, night)", () => {
     const { hierarchy } = buildHierarchy(mist, IDENTITY, 0);
     expect(regionCountAt(hierarchy, "simple")).toBeGreaterThanOrEqual(2);
     expect(regionCountAt(hierarchy, "detailed")).toBeGreaterThanOrEqual(regionCountAt(hierarchy, "simple"));
+  });
+});
+
+describe("adjacency", () => {
+  // Each pair's border as "a-b": length, strength and magnitude, whatever the edges' numbering.
+  const borders = (graph: AdjacencyGraph) =>
+    new Map(Array.from({ length: graph.edgeCount }, (_, e) => [`${graph.edgeA[e]}-${graph.edgeB[e]}`, [graph.borderLength[e], graph.borderStrength[e], graph.borderMagnitude[e]]]));
+
+  it("gives a coarser labelling's graph from the edges alone, as a second pass over the pixels would", () => {
+    const width = 48;
+    const height = 36;
+    // 6 x 6 px cells, then every third cell joined to a few coarser regions.
+    const cells = new Int32Array(width * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) cells[y * width + x] = Math.floor(y / 6) * 8 + Math.floor(x / 6);
+    const strength = Uint16Array.from({ length: width * height }, (_, i) => (i * 37) % 97);
+    const magnitude = Uint16Array.from({ length: width * height }, (_, i) => (i * 53) % 89);
+    const fine = adjacencyOf(cells, 48, width, height, strength, 4, magnitude);
+    const regionOf = Int32Array.from({ length: 48 }, (_, cell) => (cell % 3 === 0 ? 0 : (cell * 7) % 5));
+    const coarse = coarserGraph(fine, regionOf, 5);
+    const relabelled = cells.map((cell) => regionOf[cell]);
+    const direct = adjacencyOf(relabelled, 5, width, height, strength, 4, magnitude);
+    expect(Array.from(coarse.area)).toEqual(Array.from(direct.area));
+    const expected = borders(direct);
+    const got = borders(coarse);
+    expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [pair, [length, sum, magnitudeSum]] of expected) {
+      const [coarseLength, coarseSum, coarseMagnitude] = got.get(pair)!;
+      expect(coarseLength).toBe(length);
+      expect(coarseSum).toBeCloseTo(sum, 6);
+      expect(coarseMagnitude).toBeCloseTo(magnitudeSum, 6);
+    }
   });
 });
 

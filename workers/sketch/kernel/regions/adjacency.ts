@@ -39,6 +39,24 @@ export function adjacencyOf(label: Int32Array, regionCount: number, width: numbe
   return { ...table.edges(), area };
 }
 
+/**
+ * The graph of a coarser labelling whose regions are unions of this graph's (`regionOf` each
+ * region's new one): its borders are the old borders between different new regions, their
+ * lengths and sums added up. The same graph as a second pass over the pixels would give, from
+ * the edges alone.
+ */
+export function coarserGraph(graph: AdjacencyGraph, regionOf: Int32Array, regionCount: number): AdjacencyGraph {
+  const area = new Float64Array(regionCount);
+  for (let r = 0; r < graph.area.length; r++) area[regionOf[r]] += graph.area[r];
+  const table = new PairTable(Math.max(16, regionCount * 4));
+  for (let e = 0; e < graph.edgeCount; e++) {
+    const a = regionOf[graph.edgeA[e]];
+    const b = regionOf[graph.edgeB[e]];
+    if (a !== b) table.addBorder(a, b, graph.borderLength[e], graph.borderStrength[e], graph.borderMagnitude[e]);
+  }
+  return { ...table.edges(), area };
+}
+
 /** Open addressing on the pair (a, b), growing as needed; edges are numbered as first seen. */
 class PairTable {
   private slots: Int32Array;
@@ -62,7 +80,13 @@ class PairTable {
     this.magnitude = new Float64Array(expected);
   }
 
+  /** One crack between `first` and `second`. */
   add(first: number, second: number, value: number, magnitude: number): void {
+    this.addBorder(first, second, 1, value, magnitude);
+  }
+
+  /** A stretch of border between `first` and `second`: its length and its sums. */
+  addBorder(first: number, second: number, length: number, value: number, magnitude: number): void {
     const a = first < second ? first : second;
     const b = first < second ? second : first;
     let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
@@ -70,7 +94,7 @@ class PairTable {
       const edge = this.slots[slot];
       if (edge < 0) break;
       if (this.a[edge] === a && this.b[edge] === b) {
-        this.length[edge]++;
+        this.length[edge] += length;
         this.strength[edge] += value;
         this.magnitude[edge] += magnitude;
         return;
@@ -81,7 +105,7 @@ class PairTable {
     const edge = this.count++;
     this.a[edge] = a;
     this.b[edge] = b;
-    this.length[edge] = 1;
+    this.length[edge] = length;
     this.strength[edge] = value;
     this.magnitude[edge] = magnitude;
     if (this.count * 2 > this.slots.length) this.rehash();

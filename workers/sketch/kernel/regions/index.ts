@@ -17,7 +17,7 @@ import { PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../../app/core/engin
 import type { ChromaPlanes, GrayPlane } from "../plane";
 import { areaResize, fitWithin, resampleTo } from "../resize";
 import { applyCurve } from "../tone";
-import { adjacencyOf } from "./adjacency";
+import { adjacencyOf, coarserGraph } from "./adjacency";
 import { smoothArcs, traceArcs, type Arcs } from "./arcs";
 import { drawArcs } from "./draw";
 import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
@@ -72,11 +72,11 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
     colourWeight: REGION_TUNING.colourWeight,
   }, colour);
   const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
-  const basinGraph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL);
+  const basinGraph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL, maps.flood);
   const joined = joinAcrossNoBorder(basinGraph, basins.count, REGION_TUNING.noBorderBelow);
   for (let i = 0; i < basins.label.length; i++) basins.label[i] = joined.regionOf[basins.label[i]];
   basins.count = joined.count;
-  const graph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL, maps.flood);
+  const graph = coarserGraph(basinGraph, joined.regionOf, joined.count);
   // On a photo with no clear edge at all (mist, night) borders are judged against its own
   // clearest ones, or even its Standard page would be one line and its Simple page blank: its
   // lightness is read in finer steps (and no page is blank: REGION_TUNING.fewestRegions).

@@ -37,7 +37,8 @@ export function pixelFeatures(smoothGrey: FloatPlane, magnitude: FloatPlane, con
   for (let i = 0; i < count; i++) {
     const bin = Math.floor((smoothGrey.data[i] - mean) * binsPerLevel + LIGHTNESS_BINS / 2);
     lightness[i] = Math.min(LIGHTNESS_BINS - 1, Math.max(0, bin));
-    grain[i] = LIGHTNESS_BINS + Math.min(GRAIN_BINS - 1, Math.floor(Math.log2(1 + magnitude.data[i])));
+    // floor(log2(1 + m)) is the bit length of floor(1 + m) less one: no logarithm per pixel.
+    grain[i] = LIGHTNESS_BINS + Math.min(GRAIN_BINS - 1, 31 - Math.clz32(1 + magnitude.data[i]));
   }
   const bins = [lightness, grain];
   let binCount = LIGHTNESS_BINS + GRAIN_BINS;
@@ -45,7 +46,7 @@ export function pixelFeatures(smoothGrey: FloatPlane, magnitude: FloatPlane, con
     for (const plane of [chroma.cb, chroma.cr]) {
       const axis = new Uint16Array(count);
       const offset = binCount;
-      for (let i = 0; i < count; i++) axis[i] = offset + colourBin(plane[i]);
+      for (let i = 0; i < count; i++) axis[i] = offset + COLOUR_BIN_OF[plane[i]];
       bins.push(axis);
       binCount += COLOUR_BINS;
     }
@@ -59,6 +60,9 @@ function colourBin(value: number): number {
   const magnitude = Math.min(COLOUR_BINS / 2 - 1, Math.floor(Math.log2(1 + Math.abs(signed) / 3)));
   return signed < 0 ? COLOUR_BINS / 2 - 1 - magnitude : COLOUR_BINS / 2 + magnitude;
 }
+
+/** colourBin of each chroma value, looked up per pixel. */
+const COLOUR_BIN_OF = Uint8Array.from({ length: 256 }, (_, value) => colourBin(value));
 
 /** Each region's histogram (counts, not normalised) over the feature bins: regionCount × binCount. */
 export function regionHistograms(features: PixelFeatures, label: Int32Array, regionCount: number): Float32Array {
