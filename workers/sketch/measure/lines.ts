@@ -1,6 +1,6 @@
 /**
  * How colourable a finished page is, read as a drawing: its lines and the white regions they close
- * (measure.ts counts pixels; this follows the lines). Serves the colourability measure of
+ * (pixels.ts counts pixels; this follows the lines). Serves the colourability measure of
  * docs/decisions/010-colourability-measure.md.
  *
  *   bounding share     share of the line (its skeleton) with different white regions on its two sides
@@ -20,10 +20,10 @@
  * much finer than 2 print pixels (0.17 mm): a 3300 px page costs what a 1650 px page does, and
  * reads alike. Line widths are read on the page itself, where a pixel of width matters.
  */
-import { PRINT_LONG_EDGE_PX } from "../../app/core/engine-limits";
-import { areaResize, type ChromaPlanes, type GrayPlane } from "./kernel";
-import { resampleTo } from "./kernel/resize";
-import { cellMagnitudeRow, OUTLINE_CELL, outlineCells, SPECK_PRINT_PIXELS } from "./measure";
+import { PRINT_LONG_EDGE_PX } from "../../../app/core/engine-limits";
+import { areaResize, type ChromaPlanes, type GrayPlane } from "../kernel";
+import { resampleTo } from "../kernel/resize";
+import { cellMagnitudeRow, OUTLINE_CELL, outlineCells, SPECK_PRINT_PIXELS } from "./pixels";
 
 export interface LineMeasure {
   /** Share of the drawn line (its one-pixel skeleton) that has different white regions on its two sides. */
@@ -67,7 +67,7 @@ export const WIDEST_LINE_MM = 5;
 export const NESTING_TOLERANCE_MM = 0.5;
 /**
  * A photo edge for edgePrecision: a cell Sobel magnitude / 4 of at least this many grey levels,
- * which is the height of a sharp step between cells. Lower than measure.ts's STRONG_EDGE_MIN (24,
+ * which is the height of a sharp step between cells. Lower than pixels.ts's STRONG_EDGE_MIN (24,
  * for the outlines a page must keep) because precision asks only "is there an edge here at all":
  * 16 levels (6 % of the range) is about the faintest boundary one sees in a photo, and far above
  * the noise left in a 4 × 4 cell mean (a sensor noise of 5 levels leaves ~1.5 of Sobel / 4).
