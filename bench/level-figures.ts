@@ -1,6 +1,6 @@
 /**
  * What the region engine's goals (decision 016) ask of each page, per photo and detail level, for bench/run.mjs
- * (bundled with bench/job.ts): the page read as lines (measure/lines.ts) and as pixels
+ * (bundled with bench/job.ts): the page read as lines (measure/lines/) and as pixels
  * (measure/pixels.ts), its regions, how much of it the next finer level keeps, and what a level change
  * costs the Worker once the photo's regions are stored.
  */

@@ -1,5 +1,5 @@
 /**
- * The line-and-region measure (workers/sketch/measure/lines.ts) on small synthetic pages whose
+ * The line-and-region measure (workers/sketch/measure/lines/) on small synthetic pages whose
  * answers can be worked out by hand: outlines, strokes, spurs, grids, photos with step edges.
  */
 import { describe, expect, it } from "vitest";

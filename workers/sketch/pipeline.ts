@@ -131,7 +131,7 @@ export function renderLevel({ hierarchy, scores }: StoredRegions, detail: Detail
 
 /**
  * The score's drawing is half the print size: the page measures read a print-size page reduced by
- * 2 anyway (measure/lines.ts; the outline cells are in print pixels), and a quarter of the pixels
+ * 2 anyway (measure/lines/work-plane.ts; the outline cells are in print pixels), and a quarter of the pixels
  * to draw and count keeps the scoring of all three levels cheap.
  */
 export const SCORED_PAGE_SCALE = 0.5;
