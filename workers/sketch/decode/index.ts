@@ -65,7 +65,7 @@ export interface DecodedImage {
 
 // Each wasm module is instantiated once per isolate, from the module wrangler bundled, never
 // fetched. The jSquash typings only declare the options overload of init(); the code accepts a
-// WebAssembly.Module as its first argument (see TOOLCHAIN.md).
+// WebAssembly.Module as its first argument (its init() tests `instanceof WebAssembly.Module`).
 type InitFromModule = (module: WebAssembly.Module) => Promise<unknown>;
 const decoderReady: Partial<Record<ImageFormat, Promise<unknown>>> = {};
 function ready(format: "jpeg" | "png" | "webp"): Promise<unknown> {
