@@ -6,7 +6,7 @@ import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
 import jpegDecoderWasm from "../node_modules/@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm";
 import jpegEncoderWasm from "../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
 import type { GrayPlane } from "../workers/sketch/kernel";
-import { pngCodecWasm } from "../workers/sketch/wasm-modules";
+import { pngCodecWasm } from "../workers/sketch/decode/wasm-modules";
 
 /** What the upload page does to a photo over print size, for the bench's upload-sized photo. */
 export { JPEG_QUALITY as UPLOAD_JPEG_QUALITY, targetSize as uploadSize } from "../app/lib/prepare-photo";

@@ -15,7 +15,7 @@ import jpegEncoderWasm from "../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc
 import webpEncoderWasm from "../node_modules/@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import { decodeToGrayPlane } from "../workers/sketch/decode";
 import { isPermanent } from "../workers/sketch/errors";
-import { jpegDecoderWasm, pngCodecWasm } from "../workers/sketch/wasm-modules";
+import { jpegDecoderWasm, pngCodecWasm } from "../workers/sketch/decode/wasm-modules";
 import { makeBmp, makeGif } from "../test/sketch/exif-fixtures";
 
 export { isPermanent };

@@ -1,5 +1,5 @@
 // `npm run fuzz`: thousands of mutated photos through the sketch Worker's real decode entry
-// (workers/sketch/decode.ts decodeToGrayPlane, bundled from TypeScript by esbuild as the other
+// (workers/sketch/decode/index.ts decodeToGrayPlane, bundled from TypeScript by esbuild as the other
 // bench scripts do). Every file must end as a picture or a PermanentSketchError (a reason the
 // customer can read) within a time and a memory budget; anything else is a finding.
 //

@@ -6,7 +6,7 @@ import { decodeImage } from "../workers/sketch/decode";
 import { decodeToGray, levelScores } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { areaResize, drawLevel, grayToHierarchy, grayToSketch, onKernelStage, rgbaToGray, type ChromaPlanes, type GrayPlane } from "../workers/sketch/kernel";
-import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/quality";
+import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/measure/quality";
 import type { StoredRegions } from "../workers/sketch/stored-regions";
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../app/core/engine-limits";
 

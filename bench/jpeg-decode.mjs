@@ -1,5 +1,5 @@
 // `node bench/jpeg-decode.mjs [--ref GIT_REF] [--runs N] [--only TEXT] [--chroma] [--min-long-edge PX]`:
-// our JPEG decoder alone (workers/sketch/jpeg/decode-luma.ts), per photo of `npm run bench`'s set,
+// our JPEG decoder alone (workers/sketch/decode/jpeg/decode-luma.ts), per photo of `npm run bench`'s set,
 // at the scale that keeps the long edge at least PX (default the print size). --chroma: the
 // current decoder answers the chroma too (decodeJpegPlanes), as the Worker's decode does; a
 // reference from before it existed decodes the luma alone, so the ratio is the chroma's cost.
@@ -29,10 +29,13 @@ async function bundle(entry, outfile) {
 }
 
 // The decoder and the print size it scales toward (the Worker's own constant).
+const JPEG_FOLDER = "workers/sketch/decode/jpeg";
+/** Where the decoder lay before the sketch Worker's folders were its stages: an older --ref has it there. */
+const EARLIER_JPEG_FOLDER = "workers/sketch/jpeg";
 const entry = join(out, "jpeg-current-entry.mjs");
 writeFileSync(
   entry,
-  `export * from ${JSON.stringify(join(root, "workers", "sketch", "jpeg", "decode-luma.ts"))};\n` +
+  `export * from ${JSON.stringify(join(root, JPEG_FOLDER, "decode-luma.ts"))};\n` +
     `export { PRINT_LONG_EDGE_PX } from ${JSON.stringify(join(root, "app", "core", "engine-limits.ts"))};\n`,
 );
 const current = await bundle(entry, join(out, "jpeg-current.mjs"));
@@ -40,23 +43,28 @@ let reference = null;
 const ref = option("--ref");
 if (ref) {
   // The decoder's folder (and what it imports) as of that commit, in a scratch copy of the tree
-  // outside the project (tsc would check it as part of bench/).
+  // outside the project (tsc would check it as part of bench/). Each file goes where it was then,
+  // so that the old decoder's relative imports resolve.
   const scratch = join(tmpdir(), `jpeg-decode-ref-${process.pid}`);
-  for (const path of ["workers/sketch/jpeg/decode-luma.ts", "workers/sketch/jpeg/huffman.ts", "workers/sketch/jpeg/idct.ts", "workers/sketch/errors.ts", "app/lib/constants.ts", "app/core/engine-limits.ts", "app/core/engine-messages.ts"]) {
-    mkdirSync(dirname(join(scratch, path)), { recursive: true });
-    let text = "";
+  const atRef = (path) => {
     try {
-      text = execFileSync("git", ["show", `${ref}:${path}`], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+      return execFileSync("git", ["show", `${ref}:${path}`], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
     } catch {
-      continue; // a file that did not exist then
+      return null; // a file that did not exist then
     }
-    writeFileSync(join(scratch, path), text);
+  };
+  const folder = atRef(`${JPEG_FOLDER}/decode-luma.ts`) !== null ? JPEG_FOLDER : EARLIER_JPEG_FOLDER;
+  const decoderFiles = ["decode-luma.ts", "huffman.ts", "idct.ts"].map((name) => `${folder}/${name}`);
+  for (const path of [...decoderFiles, "workers/sketch/errors.ts", "app/lib/constants.ts", "app/core/engine-limits.ts", "app/core/engine-messages.ts"]) {
+    mkdirSync(dirname(join(scratch, path)), { recursive: true });
+    const text = atRef(path);
+    if (text !== null) writeFileSync(join(scratch, path), text);
   }
-  for (const name of readdirSync(join(root, "workers", "sketch", "jpeg"))) {
+  for (const name of readdirSync(join(root, JPEG_FOLDER))) {
     // Files added since: the old decoder does not import them, but keep esbuild's resolution simple.
-    if (!existsSync(join(scratch, "workers/sketch/jpeg", name))) writeFileSync(join(scratch, "workers/sketch/jpeg", name), "export {};\n");
+    if (!existsSync(join(scratch, folder, name))) writeFileSync(join(scratch, folder, name), "export {};\n");
   }
-  reference = await bundle(join(scratch, "workers/sketch/jpeg/decode-luma.ts"), join(out, "jpeg-ref.mjs"));
+  reference = await bundle(join(scratch, folder, "decode-luma.ts"), join(out, "jpeg-ref.mjs"));
   rmSync(scratch, { recursive: true, force: true });
 }
 

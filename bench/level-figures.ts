@@ -1,18 +1,18 @@
 /**
  * What the region engine's goals (decision 016) ask of each page, per photo and detail level, for bench/run.mjs
- * (bundled with bench/job.ts): the page read as lines (line-measure.ts) and as pixels
- * (measure.ts), its regions, how much of it the next finer level keeps, and what a level change
+ * (bundled with bench/job.ts): the page read as lines (measure/lines/) and as pixels
+ * (measure/pixels.ts), its regions, how much of it the next finer level keeps, and what a level change
  * costs the Worker once the photo's regions are stored.
  */
 import { type DetailLevel } from "../app/core/engine-limits";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { regionCountAt, type GrayPlane } from "../workers/sketch/kernel";
-import { edgePrecision, measureLines } from "../workers/sketch/line-measure";
-import { measureColourability } from "../workers/sketch/measure";
+import { edgePrecision, measureLines } from "../workers/sketch/measure/lines";
+import { measureColourability } from "../workers/sketch/measure/pixels";
 import { renderLevel } from "../workers/sketch/pipeline";
 import { packRegions, unpackRegions, type StoredRegions } from "../workers/sketch/stored-regions";
 
-export { nestingShare } from "../workers/sketch/line-measure";
+export { nestingShare } from "../workers/sketch/measure/lines";
 export { packRegions };
 
 export interface LevelFigures {

@@ -11,7 +11,7 @@ import { decodeImage } from "../workers/sketch/decode";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { areaResize, fitWithin, type GrayPlane } from "../workers/sketch/kernel";
 import { decodeToGray, renderSketch } from "../workers/sketch/pipeline";
-import { pngCodecWasm } from "../workers/sketch/wasm-modules";
+import { pngCodecWasm } from "../workers/sketch/decode/wasm-modules";
 
 type InitFromModule = (module: WebAssembly.Module) => Promise<unknown>;
 let encodersReady: Promise<unknown> | undefined;

@@ -28,7 +28,7 @@ export const DETAIL_LEVELS = ["simple", "standard", "detailed"] as const;
 export type DetailLevel = (typeof DETAIL_LEVELS)[number];
 export const DEFAULT_DETAIL_LEVEL: DetailLevel = "standard";
 
-// JPEG decoder limits (workers/sketch/jpeg/decode-luma.ts). A hostile JPEG can be a few tens of
+// JPEG decoder limits (workers/sketch/decode/jpeg/decode-luma.ts). A hostile JPEG can be a few tens of
 // KB and still ask the decoder to walk a 24 MP frame thousands of times; these bound the work per
 // file far above what any camera or editor writes (what the customer is told: engine-messages.ts).
 /**

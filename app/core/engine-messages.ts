@@ -10,7 +10,7 @@ import { JPEG_MAX_SCANS } from "./engine-limits";
 export const PROCESSING_FAILURES = {
   /** Retries used up, or an internal error we cannot name to a customer. */
   gaveUp: "We could not convert this photo after several attempts. Please try again later.",
-  /** A decoder's own check of the pixel budget (decode.ts refuses with the sizes before this). */
+  /** A decoder's own check of the pixel budget (workers/sketch/decode/index.ts refuses with the sizes before this). */
   tooManyPixels: "This image has more pixels than we can convert. Please upload a smaller photo.",
   gifDamaged: "The GIF file is damaged or incomplete; please upload it again.",
   gifFrameOutsideScreen:

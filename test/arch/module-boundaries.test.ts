@@ -37,7 +37,7 @@ describe("the checks themselves", () => {
       boundaryViolations([
         edge("app/server/images.server.ts", "workers/sketch/image-header.ts"),
         edge("workers/sketch/consumer.ts", "app/server/db.server.ts"),
-        edge("workers/sketch/decode.ts", "app/lib/shop-rules.ts"),
+        edge("workers/sketch/decode/index.ts", "app/lib/shop-rules.ts"),
         edge("app/core/db/schema.server.ts", "app/lib/api-types.ts"),
         edge("app/core/contracts/sketch.ts", "workers/sketch/kernel/index.ts"),
         edge("app/core/images/image-header.ts", null, "@jsquash/png"),
@@ -52,7 +52,7 @@ describe("the checks themselves", () => {
         edge("workers/sketch/consumer.ts", "app/core/db/database.server.ts"),
         edge("app/core/db/database.server.ts", null, "drizzle-orm/d1"),
         edge("app/routes/_index.tsx", "app/lib/customer-copy.ts"),
-        edge("workers/sketch/decode.ts", null, "@jsquash/png/decode"),
+        edge("workers/sketch/decode/index.ts", null, "@jsquash/png/decode"),
       ]),
     ).toEqual([]);
   });

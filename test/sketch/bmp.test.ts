@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeBmpGray } from "../../workers/sketch/bmp";
+import { decodeBmpGray } from "../../workers/sketch/decode/bmp";
 import { decodeToGrayPlane } from "../../workers/sketch/decode";
 import { isPermanent, PermanentSketchError } from "../../workers/sketch/errors";
 import { makeBmp } from "./exif-fixtures";

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as bmp from "../../workers/sketch/bmp";
+import * as bmp from "../../workers/sketch/decode/bmp";
 import { decodeImage, decodeToGrayPlane, jpegIsComplete, MAX_JSQUASH_PIXELS } from "../../workers/sketch/decode";
 import { isPermanent } from "../../workers/sketch/errors";
-import * as gif from "../../workers/sketch/gif";
-import * as jpegDecoder from "../../workers/sketch/jpeg/decode-luma";
+import * as gif from "../../workers/sketch/decode/gif";
+import * as jpegDecoder from "../../workers/sketch/decode/jpeg/decode-luma";
 import { rgbaToGray } from "../../workers/sketch/kernel";
 import { makeBmp, makeGif, meanAbsoluteDifference } from "./exif-fixtures";
 import { pngHeaderOnly, syntheticPhoto, toJpeg, toPng, toWebp } from "./helpers";

@@ -1,7 +1,7 @@
 import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
 import { describe, expect, it } from "vitest";
 import { crc32, encodeGrayPng } from "../../workers/sketch/encode";
-import { pngCodecWasm } from "../../workers/sketch/wasm-modules";
+import { pngCodecWasm } from "../../workers/sketch/decode/wasm-modules";
 
 describe("encodeGrayPng", () => {
   it("writes an 8-bit greyscale PNG that decodes back to the same page", async () => {

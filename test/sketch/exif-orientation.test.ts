@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeToGrayPlane } from "../../workers/sketch/decode";
-import { applyOrientation } from "../../workers/sketch/exif";
+import { applyOrientation } from "../../workers/sketch/decode/exif";
 import { readJpegOrientation } from "../../app/core/images/exif-orientation";
 import { exifSegment, insertAfterSoi, storedPixelFor } from "./exif-fixtures";
 import { syntheticPhoto, toJpeg } from "./helpers";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decodeToGrayPlane } from "../../workers/sketch/decode";
 import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
 import { PermanentSketchError } from "../../workers/sketch/errors";
-import { decodeGifGray } from "../../workers/sketch/gif";
+import { decodeGifGray } from "../../workers/sketch/decode/gif";
 import { makeGif, packLzwCodes } from "./exif-fixtures";
 
 const palette: [number, number, number][] = Array.from({ length: 256 }, (_, i) => [i, (i * 3) % 256, 255 - i]);

@@ -9,7 +9,7 @@ import { env } from "cloudflare:test";
 import jpegEncoderWasm from "../../node_modules/@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
 import webpEncoderWasm from "../../node_modules/@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import { database, schema } from "../../app/core/db/database.server";
-import { pngCodecWasm } from "../../workers/sketch/wasm-modules";
+import { pngCodecWasm } from "../../workers/sketch/decode/wasm-modules";
 
 export interface Rgba {
   width: number;

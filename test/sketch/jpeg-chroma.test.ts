@@ -1,7 +1,7 @@
 import encodeJpeg from "@jsquash/jpeg/encode";
 import { describe, expect, it } from "vitest";
 import { decodeImage, decodeToGrayPlane } from "../../workers/sketch/decode";
-import { chromaScaleFor, decodeJpegPlanes } from "../../workers/sketch/jpeg/decode-luma";
+import { chromaScaleFor, decodeJpegPlanes } from "../../workers/sketch/decode/jpeg/decode-luma";
 import { regionCountAt, rgbaToChroma, type ChromaPlanes, type GrayPlane } from "../../workers/sketch/kernel";
 import { decodeToGray, photoRegions } from "../../workers/sketch/pipeline";
 import { bytesOfDataUrl, exifSegment, insertAfterSoi, meanAbsoluteDifference } from "./exif-fixtures";

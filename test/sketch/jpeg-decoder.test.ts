@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeImage, decodeToGrayPlane } from "../../workers/sketch/decode";
 import { isPermanent } from "../../workers/sketch/errors";
-import { decodeJpegLuma, jpegScaleFor, UnsupportedJpegError } from "../../workers/sketch/jpeg/decode-luma";
+import { decodeJpegLuma, jpegScaleFor, UnsupportedJpegError } from "../../workers/sketch/decode/jpeg/decode-luma";
 import { rgbaToGray, type GrayPlane } from "../../workers/sketch/kernel";
 import { bytesOfDataUrl, meanAbsoluteDifference } from "./exif-fixtures";
 

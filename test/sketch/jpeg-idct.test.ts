@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ScaledIdct } from "../../workers/sketch/jpeg/idct";
+import { ScaledIdct } from "../../workers/sketch/decode/jpeg/idct";
 
 /**
  * The scaled IDCT's sizes each have their own arithmetic (AAN at 8, written-out 7-, 6- and

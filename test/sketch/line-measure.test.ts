@@ -1,11 +1,11 @@
 /**
- * The line-and-region measure (workers/sketch/line-measure.ts) on small synthetic pages whose
+ * The line-and-region measure (workers/sketch/measure/lines/) on small synthetic pages whose
  * answers can be worked out by hand: outlines, strokes, spurs, grids, photos with step edges.
  */
 import { describe, expect, it } from "vitest";
 import { PRINT_LONG_EDGE_PX } from "../../app/core/engine-limits";
 import type { GrayPlane } from "../../workers/sketch/kernel";
-import { clearLineShare, edgePrecision, measureLines, nestingShare, pageFigures, type LineMeasure } from "../../workers/sketch/line-measure";
+import { clearLineShare, edgePrecision, measureLines, nestingShare, pageFigures, type LineMeasure } from "../../workers/sketch/measure/lines";
 
 const PRINT_PX_PER_MM = 300 / 25.4;
 /** Most pages here are 1200 × 900: 2.75 print pixels per page pixel, a 5 px line is 1.16 mm. */

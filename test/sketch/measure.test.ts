@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GrayPlane } from "../../workers/sketch/kernel";
-import { measureColourability, outlineSurvival } from "../../workers/sketch/measure";
+import { measureColourability, outlineSurvival } from "../../workers/sketch/measure/pixels";
 
 const plane = (width: number, height: number, value: number): GrayPlane => ({ width, height, data: new Uint8Array(width * height).fill(value) });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { grayToSketch, rgbaToGray, type GrayPlane } from "../../workers/sketch/kernel";
-import { lineAmount, measureQuality, varianceOfLaplacian } from "../../workers/sketch/quality";
+import { lineAmount, measureQuality, varianceOfLaplacian } from "../../workers/sketch/measure/quality";
 import { boxBlurRgba, syntheticPhoto, type Rgba } from "./helpers";
 
 function quality(photo: Rgba) {

@@ -15,7 +15,7 @@ import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
 import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/core/engine-limits";
 import { drawLevel, grayToHierarchy, REGION_TUNING, type ChromaPlanes, type GrayPlane, type RegionHierarchy } from "./kernel";
-import { measureQuality, varianceOfLaplacian } from "./quality";
+import { measureQuality, varianceOfLaplacian } from "./measure/quality";
 import { loadRegions, storeRegions, type PhotoSummary, type StoredRegions } from "./stored-regions";
 
 /**
@@ -131,7 +131,7 @@ export function renderLevel({ hierarchy, scores }: StoredRegions, detail: Detail
 
 /**
  * The score's drawing is half the print size: the page measures read a print-size page reduced by
- * 2 anyway (line-measure.ts; the outline cells are in print pixels), and a quarter of the pixels
+ * 2 anyway (measure/lines/work-plane.ts; the outline cells are in print pixels), and a quarter of the pixels
  * to draw and count keeps the scoring of all three levels cheap.
  */
 export const SCORED_PAGE_SCALE = 0.5;

@@ -15,7 +15,7 @@ export interface PhotoSummary {
   /** Size of the photo as decoded (before the kernel's reductions). */
   sourceWidth: number;
   sourceHeight: number;
-  /** Variance of the Laplacian of the decoded grey (quality.ts, sharpness). */
+  /** Variance of the Laplacian of the decoded grey (measure/quality.ts, sharpness). */
   laplacianVariance: number;
   /** The toned grey on the analysis grid. */
   grey: GrayPlane;

@@ -1,6 +1,6 @@
 /**
  * EXIF orientation, read from a JPEG's APP1 segment: the sketch Worker turns a decoded plane by it
- * (workers/sketch/exif.ts), so a portrait phone photo (stored landscape, tagged "rotate 90°")
+ * (workers/sketch/decode/exif.ts), so a portrait phone photo (stored landscape, tagged "rotate 90°")
  * comes out upright, and metadata stripping keeps it (strip-metadata.ts).
  *
  * Orientation values (EXIF 2.3, tag 0x0112) say how the stored pixels must be turned for display:

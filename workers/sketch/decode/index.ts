@@ -19,16 +19,16 @@
 import decodeJpeg, { init as initJpegDecoder } from "@jsquash/jpeg/decode";
 import decodePng, { init as initPngDecoder } from "@jsquash/png/decode";
 import decodeWebp, { init as initWebpDecoder } from "@jsquash/webp/decode";
-import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "../../app/core/engine-limits";
-import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
+import { MAX_PNG_WEBP_SOURCE_PIXELS, MAX_SOURCE_PIXELS, PRINT_LONG_EDGE_PX } from "../../../app/core/engine-limits";
+import { PROCESSING_FAILURES } from "../../../app/core/engine-messages";
 import { decodeBmpGray } from "./bmp";
-import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "./errors";
+import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "../errors";
 import { applyOrientation } from "./exif";
-import { readJpegOrientation } from "../../app/core/images/exif-orientation";
+import { readJpegOrientation } from "../../../app/core/images/exif-orientation";
 import { decodeGifGray } from "./gif";
-import { pixelLimitFor, readImageHeader, type ImageFormat } from "../../app/core/images/image-header";
+import { pixelLimitFor, readImageHeader, type ImageFormat } from "../../../app/core/images/image-header";
 import { decodeJpegPlanes, jpegScaleFor, UnsupportedJpegError } from "./jpeg/decode-luma";
-import { rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "./kernel";
+import { rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "../kernel";
 import { jpegDecoderWasm, pngCodecWasm, webpDecoderWasm } from "./wasm-modules";
 
 /** Largest image we hand to a jSquash decoder (PNG, WebP, unusual JPEGs): see app/core/engine-limits.ts. */
@@ -65,7 +65,7 @@ export interface DecodedImage {
 
 // Each wasm module is instantiated once per isolate, from the module wrangler bundled, never
 // fetched. The jSquash typings only declare the options overload of init(); the code accepts a
-// WebAssembly.Module as its first argument (see TOOLCHAIN.md).
+// WebAssembly.Module as its first argument (its init() tests `instanceof WebAssembly.Module`).
 type InitFromModule = (module: WebAssembly.Module) => Promise<unknown>;
 const decoderReady: Partial<Record<ImageFormat, Promise<unknown>>> = {};
 function ready(format: "jpeg" | "png" | "webp"): Promise<unknown> {

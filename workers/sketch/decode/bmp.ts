@@ -4,10 +4,10 @@
  * or top-down. RLE-compressed and 16-bit bitmaps are refused with a clear reason. One grey byte
  * per pixel is all we allocate, read row by row from the file.
  */
-import { MAX_SOURCE_PIXELS } from "../../app/core/engine-limits";
-import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
-import { PermanentSketchError } from "./errors";
-import type { GrayPlane } from "./kernel";
+import { MAX_SOURCE_PIXELS } from "../../../app/core/engine-limits";
+import { PROCESSING_FAILURES } from "../../../app/core/engine-messages";
+import { PermanentSketchError } from "../errors";
+import type { GrayPlane } from "../kernel";
 
 const LUMA_R = 77;
 const LUMA_G = 150;
@@ -45,7 +45,7 @@ export function decodeBmpGray(bytes: Uint8Array): GrayPlane {
   const height = Math.abs(signedHeight);
   const topDown = signedHeight < 0;
   if (width <= 0 || height <= 0) throw damaged();
-  // decode.ts refuses an over-budget header first; this keeps the decoder safe on its own.
+  // decode/index.ts refuses an over-budget header first; this keeps the decoder safe on its own.
   if (width * height > MAX_SOURCE_PIXELS) throw new PermanentSketchError(PROCESSING_FAILURES.tooManyPixels);
 
   // Channel masks: BI_RGB implies 8-8-8; BI_BITFIELDS gives them after the 40-byte header (or in it).

@@ -9,10 +9,10 @@
  * frame-sized buffer in between. Every read is bounds-checked, and data that ends inside the
  * frame is refused as damaged rather than turned into a half-white page.
  */
-import { MAX_SOURCE_PIXELS } from "../../app/core/engine-limits";
-import { PROCESSING_FAILURES } from "../../app/core/engine-messages";
-import { PermanentSketchError } from "./errors";
-import type { GrayPlane } from "./kernel";
+import { MAX_SOURCE_PIXELS } from "../../../app/core/engine-limits";
+import { PROCESSING_FAILURES } from "../../../app/core/engine-messages";
+import { PermanentSketchError } from "../errors";
+import type { GrayPlane } from "../kernel";
 
 const damaged = () => new PermanentSketchError(PROCESSING_FAILURES.gifDamaged);
 
@@ -24,7 +24,7 @@ export function decodeGifGray(bytes: Uint8Array): GrayPlane {
   const width = bytes[6] | (bytes[7] << 8);
   const height = bytes[8] | (bytes[9] << 8);
   if (width === 0 || height === 0) throw damaged();
-  // decode.ts checks the header against the budget first; this keeps the decoder safe on its own.
+  // decode/index.ts checks the header against the budget first; this keeps the decoder safe on its own.
   if (width * height > MAX_SOURCE_PIXELS) throw new PermanentSketchError(PROCESSING_FAILURES.tooManyPixels);
   const screenFlags = bytes[10];
   let position = 13;

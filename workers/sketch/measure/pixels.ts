@@ -22,8 +22,8 @@
  * texture a colouring page should leave out (the boats on pebbles lost most of their "missing"
  * edges in the pebbles). The all-edges figure is kept beside it so nothing is hidden.
  */
-import { PRINT_LONG_EDGE_PX } from "../../app/core/engine-limits";
-import { areaResize, findMarks, type GrayPlane, type Marks } from "./kernel";
+import { PRINT_LONG_EDGE_PX } from "../../../app/core/engine-limits";
+import { areaResize, findMarks, type GrayPlane, type Marks } from "../kernel";
 
 export const PAPER_LEVEL = 235;
 export const INK_LEVEL = 80;

@@ -25,11 +25,11 @@
  * the frame (app/core/engine-limits.ts), so a small file of end-of-band runs cannot walk a 24 MP frame
  * hundreds of times.
  */
-import { JPEG_LIMIT_MESSAGES } from "../../../app/core/engine-messages";
-import { JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../app/core/engine-limits";
-import { PermanentSketchError } from "../errors";
+import { JPEG_LIMIT_MESSAGES } from "../../../../app/core/engine-messages";
+import { JPEG_MAX_COEFFICIENT_PASSES, JPEG_MAX_SCANS, MAX_SOURCE_PIXELS } from "../../../../app/core/engine-limits";
+import { PermanentSketchError } from "../../errors";
 import { BitReader, buildHuffmanTable, findMarkerAfterScan, prepareFastAc, SHAPE_KEEPER_TABLE, type HuffmanTable, type SparseCoefficients } from "./huffman";
-import type { ChromaPlanes } from "../kernel/plane";
+import type { ChromaPlanes } from "../../kernel/plane";
 import { ScaledIdct } from "./idct";
 
 /** A JPEG we do not decode ourselves; the message says what it is. */
@@ -259,7 +259,7 @@ function readFrame(bytes: Uint8Array, start: number, end: number, progressive: b
     throw new UnsupportedJpegError(`The JPEG has ${count} colour components (CMYK?), which we do not decode ourselves.`);
   }
   if (end - start < 6 + count * 3) throw damaged("frame header too short");
-  // decode.ts refuses this from the file's header already; the decoder allocates from the frame
+  // decode/index.ts refuses this from the file's header already; the decoder allocates from the frame
   // it reads itself, so it checks again (a file can disagree with itself).
   if (width * height > MAX_SOURCE_PIXELS) throw damaged("the frame is larger than its header says");
   const components: Component[] = [];

@@ -1,7 +1,7 @@
 /**
  * The quality score (0-100) shown on the preview page; "Select High Quality Only" keeps >= 90,
  * which means "print it as is". Built on how colourable the finished page is, read as lines and
- * regions (line-measure.ts) and as pixels (measure.ts); the formula, and its check against a
+ * regions (lines.ts) and as pixels (pixels.ts); the formula, and its check against a
  * ranking of pages by eye: docs/decisions/017-region-page-score.md.
  *
  *   resolution   R = min(1, photo long edge / the analysis grid's), to the power 0.2
@@ -21,9 +21,9 @@
  *
  *   score = round(100 × R × B × F × G × P × A × C × E × K × S)
  */
-import { REGION_TUNING, type ChromaPlanes, type GrayPlane } from "./kernel";
-import { pageFigures, type PageFigures } from "./line-measure";
-import { measureInk, type InkFigures } from "./measure";
+import { REGION_TUNING, type ChromaPlanes, type GrayPlane } from "../kernel";
+import { pageFigures, type PageFigures } from "./lines";
+import { measureInk, type InkFigures } from "./pixels";
 
 export const RESOLUTION_WEIGHT = 0.2;
 export const LINES_BOUND_POOR = 0.8;

@@ -2,7 +2,7 @@
  * Entropy-coded segment reading for our luma-only JPEG decoder: a bit reader over the scan data
  * (byte stuffing, markers) and canonical Huffman tables with a 9-bit look-up for the short codes.
  */
-import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "../errors";
+import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "../../errors";
 
 /*
  * The hot loops below (symbol, acCoefficients and the other coefficient readers) declare

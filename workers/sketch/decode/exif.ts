@@ -4,7 +4,7 @@
  * be turned for display: 1 as stored, 2 mirrored left-right, 3 turned 180°, 4 mirrored
  * top-bottom, 5 transposed, 6 turned 90° clockwise, 7 transversed, 8 turned 90° counter-clockwise.
  */
-import type { GrayPlane } from "./kernel";
+import type { GrayPlane } from "../kernel";
 
 /** The plane as it should be displayed. Orientation 1 returns the same plane; 2-4 work in place. */
 export function applyOrientation(plane: GrayPlane, orientation: number): GrayPlane {
