@@ -6,7 +6,7 @@
  */
 import { type DetailLevel } from "../app/core/engine-limits";
 import { encodeGrayPng } from "../workers/sketch/encode";
-import { regionCountAt, type GrayPlane } from "../workers/sketch/kernel";
+import { drawLevel, regionCountAt, type GrayPlane } from "../workers/sketch/kernel";
 import { edgePrecision, measureLines } from "../workers/sketch/measure/lines";
 import { measureColourability } from "../workers/sketch/measure/pixels";
 import { renderLevel } from "../workers/sketch/pipeline";
@@ -16,9 +16,11 @@ export { nestingShare } from "../workers/sketch/measure/lines";
 export { packRegions };
 
 export interface LevelFigures {
-  /** null on a page without lines. */
+  /** Of the region lines alone (the feature strokes are open by design: decision 033); null on a page without lines. */
   boundingShare: number | null;
   freeEndsPerMetre: number;
+  /** The feature strokes' share of the page's ink. */
+  strokeShare: number;
   colourableShare: number;
   /** Share of the page's lines within about 0.5 mm of an edge of the photo (its toned grey, as the score reads it). */
   edgePrecision: number;
@@ -42,10 +44,13 @@ export interface LevelFigures {
 export function levelFigures({ hierarchy, photo }: StoredRegions, level: DetailLevel, page: GrayPlane): LevelFigures {
   const lines = measureLines(page);
   const colour = measureColourability(photo.grey, page);
+  // Closure is a property of the region lines: measured on the page drawn without its strokes.
+  const regionLines = measureLines(drawLevel(hierarchy, level, 1, { strokes: false }));
   return {
     // A blank page has no line to bound anything: no figure, rather than 0 (or 1).
-    boundingShare: lines.lineMetres > 0 ? lines.boundingShare : null,
-    freeEndsPerMetre: lines.freeEndsPerMetre,
+    boundingShare: regionLines.lineMetres > 0 ? regionLines.boundingShare : null,
+    freeEndsPerMetre: regionLines.freeEndsPerMetre,
+    strokeShare: lines.inkShare > 0 ? Math.max(0, 1 - regionLines.inkShare / lines.inkShare) : 0,
     colourableShare: lines.colourableShare,
     edgePrecision: edgePrecision(photo.grey, page),
     outlineSurvival: colour.outlineSurvival,

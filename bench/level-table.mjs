@@ -78,6 +78,7 @@ export function levelJson({ page, ...figures }) {
 const COLUMNS = [
   ["bound", "boundingShare", (v) => (v === null ? "no line" : v.toFixed(3))],
   ["ends/m", "freeEndsPerMetre", (v) => v.toFixed(1)],
+  ["strokes", "strokeShare", (v) => `${(v * 100).toFixed(0)} %`],
   ["colourable", "colourableShare", (v) => v.toFixed(3)],
   ["edges", "edgePrecision", (v) => v.toFixed(3)],
   ["outlines", "outlineSurvival", (v) => v.toFixed(3)],
@@ -101,7 +102,8 @@ function misses(key, value) {
 
 export function printLevelHeader() {
   console.log("Per photo and level, each page measured at print size (3300 px long edge, 300 dpi); ! = misses its goal");
-  console.log("  bound = share of the line with different regions on its two sides (>= 0.95; 'no line' on a blank page); ends/m = free line ends per metre of line (<= 30);");
+  console.log("  bound = share of the region lines with different regions on their two sides (>= 0.95; 'no line' on a blank page); ends/m = free ends per metre of");
+  console.log("  region line (<= 30); both without the feature strokes, open by design (decision 033); strokes = the feature strokes' share of the ink;");
   console.log("  colourable = share of the page in regions of 0.25 cm² to 15 % of the page; edges = share of the line within ~0.5 mm of a photo edge");
   console.log("  (the toned analysis grey, as the score reads it; >= 0.85); outlines = share of the photo's strong outlines with ink within ~1 mm (>= 0.45);");
   console.log("  grey (<= 2 %), specks/MP (marks under 1 mm², <= 50), ink (<= 15 %); width = the line's width, 99th percentile over its length;");

@@ -116,11 +116,14 @@ export function photoRegions({ gray, chroma, width, height }: LoadedPhoto): Stor
 
 /**
  * Each level's quality score, read from its drawing at SCORED_PAGE_SCALE; with the photo's chroma,
- * lines on colour borders count as on the photo's edges.
+ * lines on colour borders count as on the photo's edges. The drawing is the region lines without
+ * the feature strokes: the score's closure and free ends are goals of the region lines, and the
+ * strokes are open by design (decision 033); scoring the strokes themselves waits for the score's
+ * re-validation against pages of faces.
  */
 export function levelScores(hierarchy: RegionHierarchy, photo: PhotoSummary, chroma?: ChromaPlanes): Record<DetailLevel, number> {
   const scores = {} as Record<DetailLevel, number>;
-  for (const level of DETAIL_LEVELS) scores[level] = measureQuality({ ...photo, chroma, sketch: drawLevel(hierarchy, level, SCORED_PAGE_SCALE) }).score;
+  for (const level of DETAIL_LEVELS) scores[level] = measureQuality({ ...photo, chroma, sketch: drawLevel(hierarchy, level, SCORED_PAGE_SCALE, { strokes: false }) }).score;
   return scores;
 }
 

@@ -3,7 +3,7 @@
  * union-find over runs (one run = a horizontal stretch of mark pixels), so memory grows with the
  * number of runs, not with the image, and white paper is skipped four pixels at a time.
  *
- * Used by the colourability measure (specks and lines of the finished page, measure.ts).
+ * Used by the colourability measure (specks and lines of the finished page, measure/pixels.ts).
  */
 import type { GrayPlane } from "./plane";
 

@@ -1,7 +1,7 @@
 /**
  * The sketch kernel: a grey photo (and its chroma, where the decoder gives it) in, a colouring page
  * of closed shapes out. One file per stage in this folder, the region stage in regions/; this one
- * reads as the recipe (choices: docs/decisions/016-region-pages.md, 031-likeness.md):
+ * reads as the recipe (choices: docs/decisions/016-region-pages.md, 031-likeness.md, 033-feature-strokes.md):
  *
  *   decoded grey plane → tone curve (stretch a dull or dark photo to the full range)  tone.ts
  *   → noise estimate, which sets how much the grey is smoothed                       noise.ts
@@ -9,7 +9,10 @@
  *     their watershed basins and the merge tree (borders judged by both of their
  *     sides) whose three cuts are the detail levels, the finest level's borders as
  *     smoothed arcs
- *   → the level's cut drawn at print size (300 dpi on the page's long edge)          regions/draw.ts
+ *   → feature strokes: the thin dark lines and spots (eyes, mouths, whiskers) as       strokes/
+ *     open strokes, each with the depth that decides which levels draw it
+ *   → the level's cut drawn at print size (300 dpi on the page's long edge), its      regions/draw.ts
+ *     strokes over it, clear of its lines
  *
  * Pure TypeScript over typed arrays (no Worker APIs), so it runs the same in workerd, in the Node
  * benchmark (bench/run.mjs) and in unit tests. The hierarchy is built once per photo and kept

@@ -10,14 +10,17 @@
  * those regions already.
  */
 
-export interface Arcs {
+/** Lines as points: line k's points are points[pointStart[k] .. pointStart[k + 1]), x and y interleaved. */
+export interface Polylines {
   count: number;
+  pointStart: Int32Array;
+  points: Float32Array;
+}
+
+export interface Arcs extends Polylines {
   /** The regions on the two sides of each arc. */
   sideA: Int32Array;
   sideB: Int32Array;
-  /** Arc k's points are points[pointStart[k] .. pointStart[k + 1]), x and y interleaved. */
-  pointStart: Int32Array;
-  points: Float32Array;
 }
 
 export function traceArcs(label: Int32Array, width: number, height: number): Arcs {
@@ -122,6 +125,11 @@ export function traceArcs(label: Int32Array, width: number, height: number): Arc
  * shrinking toward them; a closed loop wraps round. Then keeps every `step`-th point.
  */
 export function smoothArcs(arcs: Arcs, sigma: number, step: number): Arcs {
+  return { ...smoothLines(arcs, sigma, step), sideA: arcs.sideA, sideB: arcs.sideB };
+}
+
+/** smoothArcs for any lines (the feature strokes too). */
+export function smoothLines(arcs: Polylines, sigma: number, step: number): Polylines {
   const radius = Math.max(1, Math.ceil(2.5 * sigma));
   const weights = new Float32Array(radius + 1);
   for (let k = 0; k <= radius; k++) weights[k] = Math.exp((-k * k) / (2 * sigma * sigma));
@@ -152,5 +160,5 @@ export function smoothArcs(arcs: Arcs, sigma: number, step: number): Arcs {
     take(n - 1);
     pointStart.push(points.length >> 1);
   }
-  return { count: arcs.count, sideA: arcs.sideA, sideB: arcs.sideB, pointStart: Int32Array.from(pointStart), points: Float32Array.from(points) };
+  return { count: arcs.count, pointStart: Int32Array.from(pointStart), points: Float32Array.from(points) };
 }

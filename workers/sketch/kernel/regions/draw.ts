@@ -1,9 +1,10 @@
 /**
- * Draws the arcs of one cut on the page at print resolution: each arc a smooth curve of round
- * discs, so the line has the same weight everywhere and no staircase whatever the photo's size.
+ * Draws the arcs of one cut (and the feature strokes) on the page at print resolution: each line
+ * a smooth curve of round discs, so it has the same weight everywhere and no staircase whatever
+ * the photo's size.
  */
 import type { GrayPlane } from "../plane";
-import type { Arcs } from "./arcs";
+import type { Arcs, Polylines } from "./arcs";
 
 /** Discs are stamped at most this far apart along a curve (page pixels): the line's edge ripples by under 0.1 px. */
 const STAMP_SPACING_PX = 0.8;
@@ -14,11 +15,18 @@ const STAMP_SPACING_PX = 0.8;
  * 2 × radius page pixels wide.
  */
 export function drawArcs(arcs: Arcs, drawn: (arc: number) => boolean, gridWidth: number, gridHeight: number, pageWidth: number, pageHeight: number, radius: number): GrayPlane {
-  const data = new Uint8Array(pageWidth * pageHeight).fill(255);
+  const page = { data: new Uint8Array(pageWidth * pageHeight).fill(255), width: pageWidth, height: pageHeight };
+  inkLines(page, arcs, drawn, gridWidth, gridHeight, radius);
+  return page;
+}
+
+/** Inks the lines for which `drawn(line)` is true onto the page, scaled from the grid; a line of one point is a dot. */
+export function inkLines(page: GrayPlane, lines: Polylines, drawn: (line: number) => boolean, gridWidth: number, gridHeight: number, radius: number): void {
+  const { data, width: pageWidth, height: pageHeight } = page;
   const scaleX = pageWidth / gridWidth;
   const scaleY = pageHeight / gridHeight;
-  const { points, pointStart } = arcs;
-  for (let arc = 0; arc < arcs.count; arc++) {
+  const { points, pointStart } = lines;
+  for (let arc = 0; arc < lines.count; arc++) {
     if (!drawn(arc)) continue;
     const first = pointStart[arc];
     const last = pointStart[arc + 1] - 1;
@@ -34,7 +42,6 @@ export function drawArcs(arcs: Arcs, drawn: (arc: number) => boolean, gridWidth:
       py = qy;
     }
   }
-  return { data, width: pageWidth, height: pageHeight };
 }
 
 /** Ink on every pixel whose centre lies within radius of (cx, cy). */

@@ -11,7 +11,9 @@
  *   → the merge tree, least likely border first by the border model (both sides    merge-tree.ts
  *     of it and its strength), in one phase per level, finest first
  *   → the finest level's borders as arcs between junctions, smoothed               arcs.ts
- *   → a level: replay its merges, draw the arcs whose two sides still differ       draw.ts
+ *   → beside them, the photo's thin dark lines as open feature strokes             ../strokes/
+ *   → a level: replay its merges, draw the arcs whose two sides still differ,      draw.ts
+ *     then the level's strokes clear of those lines
  */
 import { PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../../app/core/engine-limits";
 import type { ChromaPlanes, GrayPlane } from "../plane";
@@ -19,7 +21,8 @@ import { areaResize, fitWithin, resampleTo } from "../resize";
 import { applyCurve } from "../tone";
 import { adjacencyOf, coarserGraph } from "./adjacency";
 import { smoothArcs, traceArcs, type Arcs } from "./arcs";
-import { drawArcs } from "./draw";
+import { findStrokes, STROKE_TUNING, strokePiecesAt, type Strokes } from "../strokes";
+import { drawArcs, inkLines } from "./draw";
 import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
 import { joinAcrossNoBorder, mergeSequence } from "./merge-tree";
 import { HistogramJudge, pixelFeatures } from "./region-features";
@@ -41,6 +44,8 @@ export interface RegionHierarchy {
   mergeA: Int32Array;
   mergeB: Int32Array;
   mergesAt: Record<DetailLevel, number>;
+  /** The photo's feature strokes (eyes, mouths, whiskers), each level drawing the deep and long enough ones. */
+  strokes: Strokes;
 }
 
 /** Lightness is never read in steps finer than this allows: a blank photo's noise is no shape. */
@@ -83,7 +88,7 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
   const contrast = Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep));
   const features = pixelFeatures(maps.smooth, maps.magnitude, Math.max(contrast, MIN_CONTRAST), colour);
   const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL);
-  return { grid, grey, basins, graph, judge };
+  return { grid, grey, basins, graph, judge, smooth: maps.smooth, contrast: Math.max(contrast, MIN_CONTRAST) };
 }
 
 /**
@@ -92,7 +97,7 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
  * it) and the finest region of each grid pixel.
  */
 export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array } {
-  const { grid, grey, basins, graph, judge } = finestBorders(photo, curve, noise, chroma);
+  const { grid, grey, basins, graph, judge, smooth, contrast } = finestBorders(photo, curve, noise, chroma);
   const longEdge = Math.max(grid.width, grid.height);
   // Grid pixels per cm² of the printed page.
   const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
@@ -127,8 +132,9 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
   }
   const mergesAt = {} as Record<DetailLevel, number>;
   LEVELS_FINE_TO_COARSE.forEach((level, phase) => (mergesAt[level] = sequence.phaseEnd[phase] - first));
+  const strokes = findStrokes(smooth, PRINT_LONG_EDGE_MM / longEdge, contrast);
   const page = printPageSize(photo.width, photo.height);
-  const hierarchy = { pageWidth: page.width, pageHeight: page.height, gridWidth: grid.width, gridHeight: grid.height, regionCount, arcs, mergeA, mergeB, mergesAt };
+  const hierarchy = { pageWidth: page.width, pageHeight: page.height, gridWidth: grid.width, gridHeight: grid.height, regionCount, arcs, mergeA, mergeB, mergesAt, strokes };
   return { hierarchy, grey, finestLabel: label };
 }
 
@@ -138,17 +144,62 @@ export function regionsAt(hierarchy: RegionHierarchy, level: DetailLevel): Int32
 }
 
 /**
- * The page of a level: the arcs whose two sides lie in different regions of its cut, at print
- * size, or at `scale` of it (the quality score reads a half-size drawing: a quarter of the pixels,
- * and the page measures read a print-size page at half size anyway).
+ * The page of a level: the arcs whose two sides lie in different regions of its cut, and the
+ * level's feature strokes (unless `strokes` is false: the closure measures read the region lines
+ * alone), at print size, or at `scale` of it (the quality score reads a half-size drawing: a
+ * quarter of the pixels, and the page measures read a print-size page at half size anyway).
  */
-export function drawLevel(hierarchy: RegionHierarchy, level: DetailLevel, scale = 1): GrayPlane {
+export function drawLevel(hierarchy: RegionHierarchy, level: DetailLevel, scale = 1, { strokes = true } = {}): GrayPlane {
   const region = regionsAt(hierarchy, level);
   const { sideA, sideB } = hierarchy.arcs;
   const radius = scale * (LEVEL_REGIONS[level].lineWidthMm / 2) * (PRINT_LONG_EDGE_PX / PRINT_LONG_EDGE_MM);
   const width = Math.max(1, Math.round(hierarchy.pageWidth * scale));
   const height = Math.max(1, Math.round(hierarchy.pageHeight * scale));
-  return drawArcs(hierarchy.arcs, (arc) => region[sideA[arc]] !== region[sideB[arc]], hierarchy.gridWidth, hierarchy.gridHeight, width, height, radius);
+  const drawn = (arc: number) => region[sideA[arc]] !== region[sideB[arc]];
+  const page = drawArcs(hierarchy.arcs, drawn, hierarchy.gridWidth, hierarchy.gridHeight, width, height, radius);
+  if (strokes && hierarchy.strokes.count > 0) {
+    const mmPerPixel = PRINT_LONG_EDGE_MM / Math.max(hierarchy.gridWidth, hierarchy.gridHeight);
+    const nearLine = nearDrawnArcs(hierarchy, drawn, STROKE_TUNING.clearanceMm / mmPerPixel);
+    inkLines(page, strokePiecesAt(hierarchy.strokes, level, nearLine, mmPerPixel), () => true, hierarchy.gridWidth, hierarchy.gridHeight, radius);
+  }
+  return page;
+}
+
+/**
+ * Whether a grid point lies within `clearance` grid pixels (a square's half side) of a drawn arc:
+ * the arcs rasterised on the grid, and a window searched around the point (strokes have few
+ * points; dilating the whole grid would cost more).
+ */
+function nearDrawnArcs(hierarchy: RegionHierarchy, drawn: (arc: number) => boolean, clearance: number): (x: number, y: number) => boolean {
+  const { gridWidth: width, gridHeight: height, arcs } = hierarchy;
+  const onLine = new Uint8Array(width * height);
+  const mark = (x: number, y: number) => {
+    const px = Math.min(width - 1, Math.max(0, Math.floor(x)));
+    const py = Math.min(height - 1, Math.max(0, Math.floor(y)));
+    onLine[py * width + px] = 1;
+  };
+  for (let arc = 0; arc < arcs.count; arc++) {
+    if (!drawn(arc)) continue;
+    for (let p = arcs.pointStart[arc]; p < arcs.pointStart[arc + 1]; p++) {
+      const x = arcs.points[2 * p];
+      const y = arcs.points[2 * p + 1];
+      mark(x, y);
+      if (p === arcs.pointStart[arc]) continue;
+      const px = arcs.points[2 * p - 2];
+      const py = arcs.points[2 * p - 1];
+      const steps = Math.ceil(2 * Math.hypot(x - px, y - py));
+      for (let s = 1; s < steps; s++) mark(px + ((x - px) * s) / steps, py + ((y - py) * s) / steps);
+    }
+  }
+  const reach = Math.max(0, Math.round(clearance));
+  return (x, y) => {
+    const cx = Math.floor(x);
+    const cy = Math.floor(y);
+    for (let yy = Math.max(0, cy - reach); yy <= Math.min(height - 1, cy + reach); yy++) {
+      for (let xx = Math.max(0, cx - reach); xx <= Math.min(width - 1, cx + reach); xx++) if (onLine[yy * width + xx]) return true;
+    }
+    return false;
+  };
 }
 
 /** How many regions a level has. */

@@ -1,0 +1,123 @@
+/**
+ * Feature strokes: the thin dark lines and spots of a photo (eyelids, pupils, brows, a mouth's
+ * line, nostrils, whiskers), drawn as open strokes over the region page
+ * (docs/decisions/033-feature-strokes.md). The regions keep a page's shapes closed; a face's
+ * features are mostly not shapes but lines, and a region small enough to be an eye is merged away
+ * at the coarser levels, so without strokes a face loses exactly what makes it someone.
+ *
+ *   the smoothed grey on the analysis grid
+ *   → the depth of its dark lines: the black top-hat, minus its surround (texture)   dark-lines.ts
+ *   → the pixels deep enough, thinned to one-pixel lines and followed as chains     skeleton.ts
+ *   → each chain a stroke: its mean depth and its points, smoothed
+ *   → a level: the strokes deep and long enough for it, kept clear of its region    (here)
+ *     lines, inked with the level's line
+ */
+import type { DetailLevel } from "../../../../app/core/engine-limits";
+import type { FloatPlane } from "../regions/float-plane";
+import { smoothLines, type Polylines } from "../regions/arcs";
+import { darkLineDepth } from "./dark-lines";
+import { thin, traceChains } from "./skeleton";
+import { LEVEL_STROKES, STROKE_TUNING } from "./tuning";
+
+export { LEVEL_STROKES, STROKE_TUNING } from "./tuning";
+
+/** A photo's feature strokes, in analysis-grid coordinates (pixel centres at x + 0.5, y + 0.5). */
+export interface Strokes extends Polylines {
+  /** Each stroke's mean depth (grey levels of the toned photo, already divided by the photo's contrast). */
+  depth: Float32Array;
+  /** Each stroke's length on the printed page (mm). */
+  lengthMm: Float32Array;
+}
+
+export const NO_STROKES: Strokes = { count: 0, pointStart: new Int32Array(1), points: new Float32Array(0), depth: new Float32Array(0), lengthMm: new Float32Array(0) };
+
+/**
+ * The strokes of a smoothed grey plane on the analysis grid: `mmPerPixel` of the printed page a
+ * grid pixel, `contrast` the photo's (0..1: a faint photo's strokes are read against its own
+ * strongest, as its borders are).
+ */
+export function findStrokes(smooth: FloatPlane, mmPerPixel: number, contrast: number): Strokes {
+  const { width, height } = smooth;
+  const radius = Math.max(1, Math.round(STROKE_TUNING.widestLineMm / mmPerPixel / 2));
+  const depth = darkLineDepth(smooth, radius, STROKE_TUNING.surroundSigmaMm / mmPerPixel, STROKE_TUNING.surroundSuppression).data;
+  for (let i = 0; i < depth.length; i++) depth[i] /= contrast;
+  const traceFrom = STROKE_TUNING.traceShare * Math.min(...Object.values(LEVEL_STROKES).map((level) => level.weakestDepth));
+  const mask = new Uint8Array(depth.length);
+  for (let i = 0; i < depth.length; i++) mask[i] = depth[i] >= traceFrom ? 1 : 0;
+  thin(mask, width, height);
+  const chains = traceChains(mask, width, height);
+
+  const pointStart: number[] = [0];
+  const points: number[] = [];
+  const strokeDepth: number[] = [];
+  const depths: number[] = [];
+  for (let k = 0; k < chains.count; k++) {
+    depths.length = 0;
+    for (let p = chains.start[k]; p < chains.start[k + 1]; p++) {
+      const i = chains.pixels[p];
+      depths.push(depth[i]);
+      points.push((i % width) + 0.5, ((i / width) | 0) + 0.5);
+    }
+    // A stroke is as deep as most of it: traced down to its faint ends (so a line is not
+    // dashed where it fades a little), it is judged by the depth its deeper part reaches.
+    depths.sort((a, b) => a - b);
+    strokeDepth.push(depths[Math.floor(STROKE_TUNING.judgedAtShare * (depths.length - 1))]);
+    pointStart.push(points.length >> 1);
+  }
+  const traced: Polylines = { count: chains.count, pointStart: Int32Array.from(pointStart), points: Float32Array.from(points) };
+  const smoothed = smoothLines(traced, STROKE_TUNING.smoothingMm / mmPerPixel, STROKE_TUNING.pointStep);
+  const lengthMm = new Float32Array(smoothed.count);
+  for (let k = 0; k < smoothed.count; k++) lengthMm[k] = polylineLength(smoothed, k) * mmPerPixel;
+  return { ...smoothed, depth: Float32Array.from(strokeDepth), lengthMm };
+}
+
+/** Whether a level draws stroke k: deep enough, and long enough unless twice as deep. */
+export function strokeDrawnAt(strokes: Strokes, k: number, level: DetailLevel): boolean {
+  const { weakestDepth, shortestMm } = LEVEL_STROKES[level];
+  const depth = strokes.depth[k];
+  return depth >= weakestDepth && (strokes.lengthMm[k] >= shortestMm || depth >= 2 * weakestDepth);
+}
+
+/**
+ * The pieces of a level's strokes that keep clear of its region lines: `nearLine(x, y)` says
+ * whether a grid point lies within STROKE_TUNING.clearanceMm of a region line drawn at the level.
+ * A stroke is cut where it comes near one (a feature line running into an outline joins it
+ * there), and a piece left shorter than its level's shortest stroke is dropped unless it is the
+ * whole stroke.
+ */
+export function strokePiecesAt(strokes: Strokes, level: DetailLevel, nearLine: (x: number, y: number) => boolean, mmPerPixel: number): Polylines {
+  const pointStart: number[] = [0];
+  const points: number[] = [];
+  const { shortestMm } = LEVEL_STROKES[level];
+  for (let k = 0; k < strokes.count; k++) {
+    if (!strokeDrawnAt(strokes, k, level)) continue;
+    const first = strokes.pointStart[k];
+    const end = strokes.pointStart[k + 1];
+    let piece: number[] = [];
+    const flush = () => {
+      const whole = piece.length === 2 * (end - first);
+      const pieceLine: Polylines = { count: 1, pointStart: Int32Array.of(0, piece.length >> 1), points: Float32Array.from(piece) };
+      if (piece.length > 0 && (whole || polylineLength(pieceLine, 0) * mmPerPixel >= shortestMm)) {
+        points.push(...piece);
+        pointStart.push(points.length >> 1);
+      }
+      piece = [];
+    };
+    for (let p = first; p < end; p++) {
+      const x = strokes.points[2 * p];
+      const y = strokes.points[2 * p + 1];
+      if (nearLine(x, y)) flush();
+      else piece.push(x, y);
+    }
+    flush();
+  }
+  return { count: pointStart.length - 1, pointStart: Int32Array.from(pointStart), points: Float32Array.from(points) };
+}
+
+function polylineLength(lines: Polylines, k: number): number {
+  let length = 0;
+  for (let p = lines.pointStart[k] + 1; p < lines.pointStart[k + 1]; p++) {
+    length += Math.hypot(lines.points[2 * p] - lines.points[2 * p - 2], lines.points[2 * p + 1] - lines.points[2 * p - 1]);
+  }
+  return length;
+}
