@@ -23,39 +23,53 @@ export function darkLineDepth(grey: FloatPlane, radius: number, surroundSigma: n
   return { data: depth, width, height };
 }
 
-/** Max (dilation) or min (erosion) over a square of 2 × radius + 1, in place: rows, then columns. */
+/**
+ * Max (dilation) or min (erosion) over a square of 2 × radius + 1, in place: along the rows,
+ * then along the rows of the transposed plane (a column at a time jumped a row's length at
+ * every step; the transpose is done in tiles that stay in cache).
+ */
 function slidingExtreme(data: Float32Array, width: number, height: number, radius: number, takeMax: boolean): void {
-  const line = new Float32Array(Math.max(width, height));
-  const out = new Float32Array(line.length);
-  const queue = new Int32Array(line.length);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) line[x] = data[y * width + x];
-    slidingLine(line, width, radius, takeMax, queue, out);
-    for (let x = 0; x < width; x++) data[y * width + x] = out[x];
-  }
-  for (let x = 0; x < width; x++) {
-    for (let y = 0; y < height; y++) line[y] = data[y * width + x];
-    slidingLine(line, height, radius, takeMax, queue, out);
-    for (let y = 0; y < height; y++) data[y * width + x] = out[y];
-  }
+  const queue = new Int32Array(Math.max(width, height));
+  const line = new Float32Array(queue.length);
+  for (let y = 0; y < height; y++) slidingLine(data, y * width, width, radius, takeMax, queue, line);
+  const transposed = new Float32Array(data.length);
+  transpose(data, transposed, width, height);
+  for (let x = 0; x < width; x++) slidingLine(transposed, x * height, height, radius, takeMax, queue, line);
+  transpose(transposed, data, height, width);
 }
 
 /**
- * out[i] = extreme of line[i - radius .. i + radius] (clipped to the line), by a monotone queue of
- * indices: each value enters and leaves once, whatever the radius.
+ * data[start + i] = extreme of the line's values i - radius .. i + radius (clipped to the line),
+ * by a monotone queue of indices: each value enters and leaves once, whatever the radius. The
+ * line is read from a copy, as the results overwrite it.
  */
-function slidingLine(line: Float32Array, count: number, radius: number, takeMax: boolean, queue: Int32Array, out: Float32Array): void {
+function slidingLine(data: Float32Array, start: number, count: number, radius: number, takeMax: boolean, queue: Int32Array, line: Float32Array): void {
+  for (let i = 0; i < count; i++) line[i] = data[start + i];
+  const sign = takeMax ? 1 : -1;
   let head = 0;
   let tail = 0;
-  const beats = takeMax ? (a: number, b: number) => a >= b : (a: number, b: number) => a <= b;
   for (let i = 0; i < count + radius; i++) {
     if (i < count) {
-      while (tail > head && beats(line[i], line[queue[tail - 1]])) tail--;
+      const value = sign * line[i];
+      while (tail > head && value >= sign * line[queue[tail - 1]]) tail--;
       queue[tail++] = i;
     }
     const centre = i - radius;
     if (centre < 0) continue;
     while (queue[head] < centre - radius) head++;
-    out[centre] = line[queue[head]];
+    data[start + centre] = line[queue[head]];
+  }
+}
+
+const TILE = 32;
+
+/** out (height × width) = the transpose of data (width × height), a tile at a time. */
+function transpose(data: Float32Array, out: Float32Array, width: number, height: number): void {
+  for (let y0 = 0; y0 < height; y0 += TILE) {
+    const y1 = Math.min(height, y0 + TILE);
+    for (let x0 = 0; x0 < width; x0 += TILE) {
+      const x1 = Math.min(width, x0 + TILE);
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out[x * height + y] = data[y * width + x];
+    }
   }
 }
