@@ -14,6 +14,15 @@ import { MAX_UPLOAD_BYTES } from "../../app/lib/shop-rules";
 import { MESSAGES, PREVIEW_LABELS, PREVIEW_MESSAGES } from "../../app/lib/customer-copy";
 
 const CHELSEA = path.join(root, "test/fixtures/photos/chelsea.jpg");
+const ASTRONAUT = path.join(root, "test/fixtures/photos/astronaut.jpg");
+/**
+ * The astronaut's mouth and chin, in the photo's pixels (512 x 512): left, top, right, bottom.
+ * Her page's region lines there are the face's outline and a shading edge; the feature strokes
+ * (decision 033) add the line of her smile and of her chin.
+ */
+const ASTRONAUT_MOUTH_AND_CHIN = [195, 135, 250, 185];
+/** Share of that box inked: about 2.7 % with the region lines alone, 4.6 % with the strokes. */
+const MOUTH_AND_CHIN_INK_WITH_FEATURES = 0.038;
 const CONVERSION_TIMEOUT_MS = 120_000;
 const STEP_TIMEOUT_MS = 20_000;
 const WIDTHS = [1280, 375] as const;
@@ -58,7 +67,11 @@ async function toast(page: Page, title: string, description: string) {
 }
 
 async function convertChelsea(page: Page) {
-  await chooseFile(page, CHELSEA);
+  await convertPhoto(page, CHELSEA);
+}
+
+async function convertPhoto(page: Page, file: string) {
+  await chooseFile(page, file);
   const convert = page.getByRole("button", { name: PREVIEW_LABELS.convert });
   await page.waitForFunction((label) => {
     const button = [...document.querySelectorAll("button")].find((b) => b.textContent?.includes(label));
@@ -97,6 +110,33 @@ describe("free preview", () => {
       await page.screenshot({ path: path.join(screenshotsDir, `preview-used-${width}.png`), fullPage: true });
     });
   }
+
+  it("draws a portrait's features: the preview of a face has the lines of its smile and chin", async () => {
+    const page = await visit();
+    await convertPhoto(page, ASTRONAUT);
+    const alt = `${PREVIEW_LABELS.yourSketch}: astronaut.jpg`;
+    await page.waitForFunction((name) => [...document.images].some((img) => img.alt === name && img.complete && img.naturalWidth > 0), alt);
+    // The page as the browser shows it, read back through a canvas: the share of dark pixels in the box.
+    const ink = await page.evaluate(
+      ([name, box]) => {
+        const img = [...document.images].find((image) => image.alt === name)!;
+        const canvas = document.createElement("canvas");
+        canvas.width = img.naturalWidth;
+        canvas.height = img.naturalHeight;
+        const context = canvas.getContext("2d")!;
+        context.drawImage(img, 0, 0);
+        const scale = img.naturalWidth / 512;
+        const [left, top, right, bottom] = (box as number[]).map((v) => Math.round(v * scale));
+        const { data } = context.getImageData(left, top, right - left, bottom - top);
+        let dark = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i] < 128) dark++;
+        return dark / (data.length / 4);
+      },
+      [alt, ASTRONAUT_MOUTH_AND_CHIN] as const,
+    );
+    await page.screenshot({ path: path.join(screenshotsDir, "preview-portrait.png"), fullPage: true });
+    expect(ink).toBeGreaterThan(MOUTH_AND_CHIN_INK_WITH_FEATURES);
+  });
 
   it("refuses a file that is not an image with the product's message", async () => {
     const page = await visit();
