@@ -2,41 +2,69 @@
 
 Prints JSON, best of `repeats` runs each:
   decode_ms:    libjpeg-turbo straight to grey at full size
-  reference_ms: the TOOLCHAIN.md reference at the photo's full resolution, from the grey plane:
+  reference_ms: the dodge + Sobel reference (docs/decisions/004-sketch-kernel.md) at the photo's full
+                resolution, from the grey plane:
                 invert -> GaussianBlur(sigma = long edge / 200) -> divide (dodge) + Sobel magnitude
-  job_ms:       what our kernel does (workers/sketch/kernel/regions/index.ts), from the full grey
-                plane, with the nearest OpenCV / numpy steps:
+  job_ms:       what our kernel does (workers/sketch/kernel/regions/index.ts finestBorders and
+                buildHierarchy), from the full grey plane and no chroma, as our kernel-alone column
+                runs ours (bench/job.ts, source "full"); with the nearest OpenCV / numpy steps:
                 - the tone curve's histogram and the noise estimate, on the decoded plane;
                 - INTER_AREA resize to the analysis grid (long edge <= analysisLongEdge, never up),
-                  the tone curve as a LUT;
-                - edge maps (edge-map.ts): blur by hypot(smoothingMm x px/mm, noise x 0.15), Sobel
-                  magnitude / 4 = the flood map; its surround (blur by surroundSigmaMm), saliency =
-                  max(0, magnitude - surroundSuppression x surround), faded under visibleStep
-                  as edge-map.ts fades it; both in quarter grey levels;
-                  the blurs are ours' three stacked boxes, by cv2.blur;
+                  grey and chroma in one call, the tone curve as a LUT on the grey;
+                - edge maps (edge-map.ts): the grey blurred by hypot(smoothingMm x px/mm,
+                  noise x 0.15) and Sobel'd; with colour, Cb and Cr blurred by at least
+                  CHROMA_SMOOTHING_PX, Sobel'd and added in quadrature, a unit of chroma counting
+                  colourWeight grey levels (cv2.accumulateSquare, cv2.sqrt); magnitude / 4 = the
+                  flood map; its surround (blur by surroundSigmaMm), saliency = max(0, magnitude -
+                  surroundSuppression x surround), faded under visibleStep as edge-map.ts fades
+                  it; both in quarter grey levels; the blurs are ours' three stacked boxes, by
+                  cv2.blur;
                 - watershed basins: the flood map's regional minima (erode, connectedComponents)
                   as markers for cv2.watershed, its lines given to a neighbouring basin;
                 - the adjacency graph in numpy (np.unique, np.bincount): border length, summed
-                  crest saliency, area per basin;
-                - the merge tree, three phases (detailed, standard, simple), weakest border first
-                  and small regions first: a Python heapq loop, the one step OpenCV has no
-                  primitive for;
-                - the finest level's borders traced (cv2.findContours) and smoothed, as ours keeps
-                  them; the standard level's borders traced, smoothed, scaled to the page (long
-                  edge 3300, whatever the photo's size) and drawn by cv2.polylines.
-                The tuning (REGION_TUNING, LEVEL_REGIONS) is read from tuning.ts.
+                  crest saliency and crest magnitude, area per basin; basins joined across
+                  borders of mean saliency under noBorderBelow (merge-tree.ts joinAcrossNoBorder:
+                  union-find as hooking and pointer jumping in numpy), the joined regions' graph
+                  from the basins' edges (adjacency.ts coarserGraph);
+                - each region's inside (region-features.ts): per pixel a lightness bin (12, around
+                  the mean, finer on a faint photo), a grain bin (floor(log2(1 + magnitude)), 6)
+                  and a bin on each colour axis (8, colourBin's rule, by cv2.LUT); per region the
+                  histograms by np.bincount (lightness x grain and Cb x Cr jointly, then summed
+                  to each feature's own);
+                - the merge tree (merge-tree.ts with region-features.ts HistogramJudge), three
+                  phases (detailed, standard, simple): the border least likely drawn first, by
+                  BORDER_MODEL's logistic chance of its mean saliency, mean magnitude and the χ²
+                  distances of its two regions' normalised histograms; regions too small or too
+                  narrow merge first unless they stand out (standOutBorder, smallestStandingOutCm2);
+                  a phase stops at weakestBorderKept or at fewestRegions; a merge adds the
+                  histograms, and every border of the merged region is judged again. A Python
+                  heapq loop, the one step OpenCV has no primitive for, each merge's borders
+                  judged at once in numpy;
+                - the finest level's borders traced (cv2.findContours) and smoothed along their
+                  length (arcSmoothingMm, every arcPointStep-th point kept), as ours keeps them;
+                  the standard level's borders traced, smoothed, scaled to the page (long edge
+                  3300, whatever the photo's size) and drawn by cv2.polylines.
+                The tuning (REGION_TUNING, LEVEL_REGIONS, BORDER_MODEL) is read from tuning.ts,
+                the few constants beside it from the files that hold them.
   (whole_ms and whole_cpu_ms are no longer printed here: see --serve)
 
 `opencv_recipe.py --serve` reads lines "PATH RUNS" on stdin and answers each with one JSON line,
-{"wall_ms", "cpu_ms"} (after a first line with OpenCV's version): the best of RUNS runs of the whole same job from the file (decode with
-OpenCV's reduced-grey JPEG modes, IMREAD_REDUCED_GRAYSCALE_2/4/8, the largest reduction still at
-least print size, as our decoder's DCT scaling does; then job; then a 1-bit grey PNG, as ours), the first
-request for a path preceded by one untimed run. bench/run.mjs keeps one server for the whole run
-and alternates rounds of our runs with rounds of these, so both sides are timed in the same
-moments of the machine (see bench/run.mjs, sameJobRounds).
+{"wall_ms", "cpu_ms"} (after a first line with OpenCV's version): the best of RUNS runs of the
+whole same job from the file (decode in colour with OpenCV's reduced JPEG modes,
+IMREAD_REDUCED_COLOR_2/4/8, the largest reduction still at least the analysis grid, as our
+decoder's DCT scaling does, and cv2.cvtColor to YCrCb, whose Y is the grey and whose Cb and Cr are
+the chroma; then the job above, with colour; then a 1-bit grey PNG, as ours), the first request
+for a path preceded by one untimed run. bench/run.mjs keeps one server for the whole run and
+alternates rounds of our runs with rounds of these, so both sides are timed in the same moments
+of the machine (see bench/run.mjs, sameJobRounds).
+
+`opencv_recipe.py --pages PATH PREFIX` runs the whole same job's hierarchy once, writes each
+level's page to PREFIX-<level>.png and prints the levels' region counts as JSON: for looking at
+the mirror's pages beside ours.
 """
 import heapq
 import json
+import math
 import os
 import re
 import sys
@@ -102,29 +130,68 @@ def sample_step(grey):
     return max(2, (w * h) // 1_000_000)
 
 
+REGIONS_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "workers", "sketch", "kernel", "regions")
+
+
+def source_without_comments(name):
+    with open(os.path.join(REGIONS_SOURCE, name)) as file:
+        return re.sub(r"/\*.*?\*/|//[^\n]*", "", file.read(), flags=re.S)
+
+
 def read_tuning():
-    """workers/sketch/kernel/regions/tuning.ts, REGION_TUNING and LEVEL_REGIONS, read from the file
-    (its numbers still move, and the mirror should follow them); these values if it cannot be read."""
-    tuning = {"analysisLongEdge": 1100, "smoothingMm": 0.35, "noiseSmoothing": 0.15, "surroundSigmaMm": 2.5, "surroundSuppression": 1, "visibleStep": 12, "clearPhotoEdgeSteps": 2, "arcSmoothingPx": 2.2}
+    """The engine's numbers, read from its files (they still move, and the mirror should follow
+    them): REGION_TUNING, LEVEL_REGIONS and BORDER_MODEL from tuning.ts, and the few constants kept
+    beside the code that uses them. These values where a file cannot be read, said on stderr."""
+    tuning = {
+        "analysisLongEdge": 1100, "smoothingMm": 0.35, "noiseSmoothing": 0.15, "surroundSigmaMm": 2.5, "surroundSuppression": 1,
+        "visibleStep": 12, "clearPhotoEdgeSteps": 2, "noBorderBelow": 0.5, "colourWeight": 3.5, "fewestRegions": 2,
+        "smallestStandingOutCm2": 0.03, "arcSmoothingMm": 1.6, "arcPointStep": 2,
+    }
     levels = {
-        "detailed": {"minAreaCm2": 0.1, "maxSaliency": 5, "lineWidthMm": 0.4},
-        "standard": {"minAreaCm2": 0.25, "maxSaliency": 8, "lineWidthMm": 0.5},
-        "simple": {"minAreaCm2": 1, "maxSaliency": 14, "lineWidthMm": 0.7},
+        "detailed": {"minAreaCm2": 0.5, "minWidthMm": 1.2, "weakestBorderKept": 0.14, "standOutBorder": 0.5, "lineWidthMm": 0.4},
+        "standard": {"minAreaCm2": 1, "minWidthMm": 2, "weakestBorderKept": 0.22, "standOutBorder": 0.55, "lineWidthMm": 0.5},
+        "simple": {"minAreaCm2": 1.5, "minWidthMm": 2, "weakestBorderKept": 0.3, "standOutBorder": 0.6, "lineWidthMm": 0.6},
+    }
+    model = {
+        "bias": -5.957, "logSaliency": 0.571, "logMagnitude": 0.818, "lightness": -0.082, "grain": 1.460, "colour": 0.358,
+        "sqrtLightness": -0.305, "sqrtGrain": -0.048, "sqrtColour": 0.272,
+    }
+    constants = {
+        ("edge-map.ts", "CHROMA_SMOOTHING_PX"): 2, ("index.ts", "MIN_CONTRAST"): 0.05,
+        ("region-features.ts", "LIGHTNESS_BINS"): 12, ("region-features.ts", "GRAIN_BINS"): 6, ("region-features.ts", "COLOUR_BINS"): 8,
     }
     number = r"(\w+)\s*:\s*(-?[\d.]+)"
+    unread = []
     try:
-        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "workers", "sketch", "kernel", "regions", "tuning.ts")) as file:
-            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", file.read(), flags=re.S)
-        block = re.search(r"REGION_TUNING\s*=\s*\{(.*?)\}", text, re.S)
-        tuning.update((name, float(value)) for name, value in re.findall(number, block.group(1)))
-        for level, body in re.findall(r"(detailed|standard|simple)\s*:\s*\{([^}]*)\}", text):
-            levels[level].update((name, float(value)) for name, value in re.findall(number, body))
-    except (OSError, AttributeError):
-        pass
-    return tuning, levels
+        text = source_without_comments("tuning.ts")
+        for name, into in (("REGION_TUNING", tuning), ("BORDER_MODEL", model)):
+            block = re.search(name + r"\s*(?::\s*\w+\s*)?=\s*\{(.*?)\}", text, re.S)
+            if block:
+                into.update((key, float(value)) for key, value in re.findall(number, block.group(1)))
+            else:
+                unread.append(name)
+        found = re.findall(r"(detailed|standard|simple)\s*:\s*\{([^}]*)\}", text)
+        for level, body in found:
+            levels[level].update((key, float(value)) for key, value in re.findall(number, body))
+        if len(found) < 3:
+            unread.append("LEVEL_REGIONS")
+    except OSError:
+        unread.append("tuning.ts")
+    for (file, name) in list(constants):
+        try:
+            value = re.search(r"\b" + name + r"\s*=\s*(-?[\d.]+)", source_without_comments(file))
+        except OSError:
+            value = None
+        if value:
+            constants[(file, name)] = float(value.group(1))
+        else:
+            unread.append(name)
+    if unread:
+        print(f"opencv_recipe.py: not read from the engine's files, so as last known: {', '.join(unread)}", file=sys.stderr)
+    return tuning, levels, model, {name: value for (_, name), value in constants.items()}
 
 
-TUNING, LEVEL_REGIONS = read_tuning()
+TUNING, LEVEL_REGIONS, BORDER_MODEL, CONSTANTS = read_tuning()
 ANALYSIS_LONG_EDGE = int(TUNING["analysisLongEdge"])
 SMOOTHING_MM = TUNING["smoothingMm"]
 NOISE_SMOOTHING = TUNING["noiseSmoothing"]
@@ -132,10 +199,19 @@ SURROUND_SIGMA_MM = TUNING["surroundSigmaMm"]
 SURROUND_SUPPRESSION = TUNING["surroundSuppression"]
 VISIBLE_STEP = TUNING["visibleStep"]
 CLEAR_PHOTO_EDGE_STEPS = TUNING["clearPhotoEdgeSteps"]
-ARC_SMOOTHING_PX = TUNING["arcSmoothingPx"]
+NO_BORDER_BELOW = TUNING["noBorderBelow"]
+COLOUR_WEIGHT = TUNING["colourWeight"]
+FEWEST_REGIONS = int(TUNING["fewestRegions"])
+SMALLEST_STANDING_OUT_CM2 = TUNING["smallestStandingOutCm2"]
+ARC_SMOOTHING_MM = TUNING["arcSmoothingMm"]
+ARC_POINT_STEP = int(TUNING["arcPointStep"])
+CHROMA_SMOOTHING_PX = CONSTANTS["CHROMA_SMOOTHING_PX"]
+MIN_CONTRAST = CONSTANTS["MIN_CONTRAST"]
+LIGHTNESS_BINS = int(CONSTANTS["LIGHTNESS_BINS"])
+GRAIN_BINS = int(CONSTANTS["GRAIN_BINS"])
+COLOUR_BINS = int(CONSTANTS["COLOUR_BINS"])
 PRINT_LONG_EDGE_MM = PRINT_LONG_EDGE / 300 * 25.4  # 279.4
-# Finest first, the order the merge phases run in: (name, min area cm², max saliency, line width mm).
-LEVELS = tuple((name, LEVEL_REGIONS[name]["minAreaCm2"], LEVEL_REGIONS[name]["maxSaliency"], LEVEL_REGIONS[name]["lineWidthMm"]) for name in ("detailed", "standard", "simple"))
+LEVEL_NAMES = ("detailed", "standard", "simple")  # finest first, the order the merge phases run in
 DRAWN_LEVEL = "standard"  # DEFAULT_DETAIL_LEVEL, the level our job draws
 # edge-map.ts: strengths in quarter grey levels of a step, 0 .. 1023.
 STEPS_PER_GREY_LEVEL = 4
@@ -171,15 +247,30 @@ def blur(plane, sigma):
     return plane
 
 
-def edge_maps(grey, noise, px_per_mm):
-    """edge-map.ts: the flood map (Sobel magnitude, in grey levels of a step) and the saliency
-    (the magnitude minus its surround), both in quarter grey levels."""
-    smooth = blur(grey.astype(np.float32), np.hypot(SMOOTHING_MM * px_per_mm, noise * NOISE_SMOOTHING))
+def edge_maps(grey, noise, px_per_mm, chroma=None):
+    """edge-map.ts: the flood map (Sobel magnitude of grey and colour, in grey levels of a step)
+    and the saliency (the magnitude minus its surround), both in quarter grey levels; also the
+    smoothed grey and the magnitude (grey levels), which the regions' insides are read from.
+    `chroma`: Cr and Cb on the grid, one 2-channel uint8 image, or None."""
+    sigma = np.hypot(SMOOTHING_MM * px_per_mm, noise * NOISE_SMOOTHING)
+    smooth = blur(grey.astype(np.float32), sigma)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
-    magnitude = cv2.magnitude(gx, gy)
+    if chroma is None or COLOUR_WEIGHT <= 0:
+        magnitude = cv2.magnitude(gx, gy)
+    else:
+        # The colour's own steps, a unit of chroma as colourWeight grey levels, added in
+        # quadrature (Sobel's scale weights them; both axes blurred in one call).
+        energy = cv2.multiply(gx, gx)
+        cv2.accumulateSquare(gy, energy)
+        colour = blur(chroma.astype(np.float32), max(sigma, CHROMA_SMOOTHING_PX))
+        for axis in cv2.split(colour):
+            cv2.accumulateSquare(cv2.Sobel(axis, cv2.CV_32F, 1, 0, scale=COLOUR_WEIGHT), energy)
+            cv2.accumulateSquare(cv2.Sobel(axis, cv2.CV_32F, 0, 1, scale=COLOUR_WEIGHT), energy)
+        magnitude = cv2.sqrt(energy)
     magnitude *= 0.25  # sobelSteps: a clean step of h grey levels answers h
-    # sobelSteps: the border pixels copy their inner neighbour
+    # sobelSteps: the border pixels copy their inner neighbour (ours copies each plane's before
+    # adding them up: the same pixels)
     magnitude[:, 0], magnitude[:, -1] = magnitude[:, 1], magnitude[:, -2]
     magnitude[0], magnitude[-1] = magnitude[1], magnitude[-2]
     surround = blur(magnitude, SURROUND_SIGMA_MM * px_per_mm)
@@ -193,7 +284,7 @@ def edge_maps(grey, noise, px_per_mm):
     if visible > 0:
         faint = magnitude < visible
         saliency[faint] *= (magnitude[faint] / visible) ** 2
-    return flood, quantised(saliency), strongest
+    return flood, quantised(saliency), strongest, smooth, magnitude
 
 
 def watershed_basins(flood):
@@ -239,11 +330,23 @@ def watershed_basins(flood):
     return compact[markers].astype(np.int32), int(present.sum())
 
 
-def adjacency_of(label, count, saliency):
-    """adjacency.ts: per touching pair, the border's length in cracks and its summed strength (the
-    larger saliency of the two pixels, in grey levels); pixels per region. Edges are numbered as
-    ours numbers them, by where the raster scan first meets them (the right neighbour, then the one
-    below): the merge breaks ties by that order (merge_sequence)."""
+def numbered_pairs(a, b, count):
+    """The distinct unordered pairs among (a, b), numbered in the order first met (as ours'
+    PairTable numbers them): the pairs' two ends and each element's pair."""
+    key = np.minimum(a, b).astype(np.int64) * count + np.maximum(a, b)
+    pairs, first, edge = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    pairs = pairs[order]
+    return pairs // count, pairs % count, rank[edge]
+
+
+def adjacency_of(label, count, saliency, flood):
+    """adjacency.ts adjacencyOf: per touching pair, the border's length in cracks and its summed
+    saliency and magnitude (each the larger of the two pixels', in grey levels); pixels per region.
+    Edges are numbered as ours numbers them, by where the raster scan first meets them (the right
+    neighbour, then the one below)."""
     h, w = label.shape
     # Per pixel, its right neighbour's label and then the one below (itself at the edges: no crack).
     other = np.empty((h, w, 2), np.int32)
@@ -251,47 +354,166 @@ def adjacency_of(label, count, saliency):
     other[:, -1, 0] = label[:, -1]
     other[:-1, :, 1] = label[1:]
     other[-1, :, 1] = label[-1]
-    crest = np.empty((h, w, 2), np.uint16)
-    crest[:, :-1, 0] = np.maximum(saliency[:, :-1], saliency[:, 1:])
-    crest[:-1, :, 1] = np.maximum(saliency[:-1], saliency[1:])
-    crest[:, -1, 0] = 0
-    crest[-1, :, 1] = 0
     a = np.repeat(label.ravel(), 2)
     b = other.ravel()
     crack = np.flatnonzero(a != b)
-    a, b = a[crack], b[crack]
-    key = np.minimum(a, b).astype(np.int64) * count + np.maximum(a, b)
-    pairs, first, edge = np.unique(key, return_index=True, return_inverse=True)
-    order = np.argsort(first)  # edges in the order the scan meets them
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    edge = rank[edge]
-    pairs = pairs[order]
-    length = np.bincount(edge).astype(np.float64)
-    strength = np.bincount(edge, weights=crest.ravel()[crack]) / STEPS_PER_GREY_LEVEL
+    edge_a, edge_b, edge = numbered_pairs(a[crack], b[crack], count)
+    sums = []
+    for plane in (saliency, flood):
+        crest = np.zeros((h, w, 2), np.uint16)
+        crest[:, :-1, 0] = np.maximum(plane[:, :-1], plane[:, 1:])
+        crest[:-1, :, 1] = np.maximum(plane[:-1], plane[1:])
+        sums.append(np.bincount(edge, weights=crest.ravel()[crack], minlength=len(edge_a)) / STEPS_PER_GREY_LEVEL)
+    length = np.bincount(edge, minlength=len(edge_a)).astype(np.float64)
     area = np.bincount(label.ravel(), minlength=count).astype(np.float64)
-    return pairs // count, pairs % count, length, strength, area
+    return edge_a, edge_b, length, sums[0], sums[1], area
 
 
-def merge_sequence(edge_a, edge_b, length, strength, area, count, phases):
-    """merge-tree.ts: the weakest border (mean strength) merged first, a phase per level from the
-    finest; in a phase, a region under its smallest area merges whatever its border, and the phase
-    ends at the first border as strong as its saliency. Adjacency dicts, merged small into large,
-    and a heapq with lazy deletion: an entry is live while it is its edge's current one (None once
-    the edge is merged away). An entry is one int, which heapq compares about 4x faster than a
-    tuple: from the top, 1 bit "no small region on this border" (small ones go first, as
-    merge-tree.ts SMALL_REGION_KEY), the mean strength in 2^-21 grey levels, then the order of the push, which
-    names the edge (through edge_of) and breaks ties first in, first out, as ours nearly does (a
-    new entry sinks below its equals). The tie order matters: most borders of a flat sky or wall
-    tie at 0, and taken by edge number instead one region snowballs through them, leaving a third
-    fewer regions. Answers the merges (kept, gone) and how many were done when each phase ended."""
-    edges = len(edge_a)
-    length_in, strength_in, area_in = length, strength, area
+def join_across_no_border(edge_a, edge_b, length, strength, count):
+    """merge-tree.ts joinAcrossNoBorder: basins joined across every border whose mean saliency is
+    under noBorderBelow. Union-find in numpy: every root hooked to the smallest root across its
+    joining borders (np.minimum.at), then pointer jumping, until no joining border has two roots.
+    Answers the region of each basin, numbered by its first basin as ours, and the count."""
+    parent = np.arange(count)
+    a = edge_a[strength < NO_BORDER_BELOW * length]
+    b = edge_b[strength < NO_BORDER_BELOW * length]
+    while len(a):
+        root_a, root_b = parent[a], parent[b]
+        apart = root_a != root_b
+        if not apart.any():
+            break
+        a, b, root_a, root_b = a[apart], b[apart], root_a[apart], root_b[apart]
+        np.minimum.at(parent, np.maximum(root_a, root_b), np.minimum(root_a, root_b))
+        while True:
+            up = parent[parent]
+            if np.array_equal(up, parent):
+                break
+            parent = up
+    root = parent == np.arange(count)
+    return (np.cumsum(root) - 1)[parent], int(root.sum())
+
+
+def coarser_graph(edge_a, edge_b, length, strength, magnitude, area, region_of, count):
+    """adjacency.ts coarserGraph: the joined regions' graph from the basins' edges alone (their
+    lengths and sums added up), numbered as ours."""
+    a, b = region_of[edge_a], region_of[edge_b]
+    between = np.flatnonzero(a != b)
+    new_a, new_b, edge = numbered_pairs(a[between], b[between], count)
+    edges = len(new_a)
+    sums = [np.bincount(edge, weights=values[between], minlength=edges) for values in (length, strength, magnitude)]
+    return new_a, new_b, *sums, np.bincount(region_of, weights=area, minlength=count)
+
+
+def colour_bin(value):
+    """region-features.ts colourBin: colour axes spread finely near neutral."""
+    signed = value - 128
+    magnitude = min(COLOUR_BINS // 2 - 1, int(np.floor(np.log2(1 + abs(signed) / 3))))
+    return COLOUR_BINS // 2 - 1 - magnitude if signed < 0 else COLOUR_BINS // 2 + magnitude
+
+
+COLOUR_BIN_OF = np.array([colour_bin(value) for value in range(256)], np.uint8)
+# floor(log2(1 + m)) >= k where m >= 2^k - 1: the grain bins' lower bounds.
+GRAIN_FROM = np.array([2.0**k - 1 for k in range(1, GRAIN_BINS)], np.float32)
+
+
+def region_histograms(smooth, magnitude, contrast, chroma, label, count):
+    """region-features.ts pixelFeatures + regionHistograms: each region's counts over the
+    lightness bins (around the mean, as much finer as the photo is faint), the grain bins and, with
+    colour, each colour axis' bins; count x bins, in ours' order. Two bincounts, not one a
+    feature: lightness x grain and Cb x Cr jointly, each then summed to its two features'."""
+    per_level = LIGHTNESS_BINS / 256 / contrast
+    lightness = smooth * per_level
+    lightness += LIGHTNESS_BINS / 2 - cv2.mean(smooth)[0] * per_level
+    np.floor(lightness, out=lightness)
+    np.clip(lightness, 0, LIGHTNESS_BINS - 1, out=lightness)
+    grain = np.searchsorted(GRAIN_FROM, magnitude, side="right")
+    joint = label * (LIGHTNESS_BINS * GRAIN_BINS) + lightness.astype(np.int32) * GRAIN_BINS + grain
+    lg = np.bincount(joint.ravel(), minlength=count * LIGHTNESS_BINS * GRAIN_BINS).reshape(count, LIGHTNESS_BINS, GRAIN_BINS)
+    parts = [lg.sum(axis=2), lg.sum(axis=1)]
+    if chroma is not None:
+        cr, cb = cv2.split(cv2.LUT(chroma, COLOUR_BIN_OF))
+        joint = label * (COLOUR_BINS * COLOUR_BINS) + cb.astype(np.int32) * COLOUR_BINS + cr
+        colour = np.bincount(joint.ravel(), minlength=count * COLOUR_BINS * COLOUR_BINS).reshape(count, COLOUR_BINS, COLOUR_BINS)
+        parts += [colour.sum(axis=2), colour.sum(axis=1)]
+    return np.concatenate(parts, axis=1).astype(np.float64)
+
+
+def key_of_chance(chance):
+    """A chance as the merge's keys hold it: its log-odds, in steps from ODDS_FLOOR."""
+    return (math.log(chance / (1 - chance)) - ODDS_FLOOR) * ODDS_STEPS
+
+
+class BorderKeys:
+    """region-features.ts HistogramJudge.chance as the merge's keys: BORDER_MODEL's logistic
+    function of a border's mean saliency and mean magnitude and of the χ² distances of its two
+    regions' normalised histograms (lightness, grain, colour; each also as its square root), kept
+    as log-odds in steps of 1/ODDS_STEPS from ODDS_FLOOR. The logistic function keeps the order,
+    and a threshold's chance goes through key_of_chance: the borders merge as ours, without an exp
+    per border. A key is the border's own part plus its two sides' part."""
+
+    def __init__(self, bins):
+        m = BORDER_MODEL
+        # Per bin, half its χ² term into its feature's distance: lightness, grain, colour (none
+        # without colour, as ours: 0).
+        halves = np.zeros((bins, 3))
+        halves[:LIGHTNESS_BINS, 0] = 0.5
+        halves[LIGHTNESS_BINS:LIGHTNESS_BINS + GRAIN_BINS, 1] = 0.5
+        halves[LIGHTNESS_BINS + GRAIN_BINS:, 2] = 0.5
+        # One product gives the distances' own terms (column 0, in steps) and the three distances.
+        self.terms = np.column_stack([ODDS_STEPS * (halves @ np.array([m["lightness"], m["grain"], m["colour"]])), halves])
+        self.rooted = ODDS_STEPS * np.array([m["sqrtLightness"], m["sqrtGrain"], m["sqrtColour"]])
+        self.bias = (m["bias"] - ODDS_FLOOR) * ODDS_STEPS
+        self.saliency, self.magnitude = ODDS_STEPS * m["logSaliency"], ODDS_STEPS * m["logMagnitude"]
+        # Distances are 0..1 and means under 256 grey levels: the odds' reach, which the keys'
+        # 32 bits hold for any weights of the size the fit gives (a few units); clamped otherwise.
+        reach = abs(m["bias"]) + (abs(m["logSaliency"]) + abs(m["logMagnitude"])) * math.log1p(256) + sum(abs(m[name]) for name in ("lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour"))
+        self.clamped = reach >= -ODDS_FLOOR
+
+    def of_borders(self, length, strength, magnitude):
+        """The borders' own part, from their sums (arrays)."""
+        return self.bias + self.saliency * np.log1p(strength / length) + self.magnitude * np.log1p(magnitude / length)
+
+    def of_border(self, length, strength, magnitude):
+        return self.bias + self.saliency * math.log1p(strength / length) + self.magnitude * math.log1p(magnitude / length)
+
+    def of_sides(self, p, q):
+        """The two sides' part: p, q their normalised histograms (rows, or one row against many)."""
+        # (p - q)² / (p + q); no bin is 0 (merge_sequence adds EMPTY_BIN to each), so no 0 / 0.
+        chi = q - p
+        chi *= chi
+        chi /= q + p
+        terms = chi @ self.terms
+        return terms[..., 0] + np.sqrt(terms[..., 1:]) @ self.rooted
+
+
+def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms, phases):
+    """merge-tree.ts mergeSequence with the border judge: the border least likely drawn merged
+    first, a phase per level from the finest. In a phase a region under its smallest area, or
+    narrower than its narrowest (2 x area / border length), merges whatever its border unless the
+    border stands out (chance >= standOutBorder) and it is no speck; the phase ends at the first
+    border as likely as weakestBorderKept, or once fewestRegions are left. A merge adds the two
+    regions' histograms (in place) and judges every border of the merged region again, as ours.
+
+    Neighbour dicts per region, the one with fewer neighbours merged into the other (ours: by
+    edge-list length, dead edges included; which side keeps its number changes no cut), and a
+    heapq with lazy deletion: an entry is live while it is its edge's current one (None once the
+    edge is merged away). An entry is one int, which heapq compares about 4x faster than a tuple:
+    from the top, 1 bit "not a small region joining" (those go first, as merge-tree.ts
+    SMALL_REGION_KEY), the key (BorderKeys, 31 bits), then the order of the push, which names the
+    edge (through edge_of) and breaks ties first in, first out. A merge judges all of its borders
+    in one numpy pass (about 20 calls on arrays of its neighbours: a merged region has 8-10 of
+    them at the median, and their χ² took 12 µs in numpy where plain Python over lists took 41);
+    the bookkeeping is Python lists and dicts, whose single items are several times faster than
+    numpy's. Answers the merges (kept, gone) and how many were done when each phase ended."""
+    edges, count = len(edge_a), len(area)
+    keys = BorderKeys(histograms.shape[1])
+    border_key = keys.of_borders(length, strength, magnitude)  # per edge, kept up to date
+    perimeter = (np.bincount(edge_a, weights=length, minlength=count) + np.bincount(edge_b, weights=length, minlength=count)).tolist()
+    histograms += EMPTY_BIN
+    normalised = histograms / np.maximum(area, 1)[:, None]
+    area, length, strength, magnitude = area.tolist(), length.tolist(), strength.tolist(), magnitude.tolist()
     ends_a = edge_a.tolist()  # an edge's two regions, always the current ones
     ends_b = edge_b.tolist()
-    length = length.tolist()
-    strength = strength.tolist()
-    area = area.tolist()
     neighbours = [{} for _ in range(count)]  # region -> {neighbouring region: edge}
     for e, a, b in zip(range(edges), ends_a, ends_b):
         neighbours[a][b] = e
@@ -299,32 +521,53 @@ def merge_sequence(edge_a, edge_b, length, strength, area, count, phases):
     current = [None] * edges
     kept, gone_ = [], []
     phase_end = []
+    regions_left = count
     push, pop = heapq.heappush, heapq.heappop
-    steps, order_bits, order_mask, big = KEY_STEPS, ORDER_BITS, ORDER_MASK, BIG  # locals: faster in the loop
-    for phase, (min_area, max_saliency) in enumerate(phases):
-        # The phase's entries, all at once.
-        if phase == 0:
-            live = np.arange(edges)
-            mean = strength_in / length_in
-            small = np.minimum(area_in[edge_a], area_in[edge_b]) < min_area
-        else:  # the few edges left
-            live = np.array([e for e in range(edges) if current[e] is not None], np.int64)
-            mean = np.array([strength[e] / length[e] for e in live.tolist()])
-            small = np.array([min(area[ends_a[e]], area[ends_b[e]]) < min_area for e in live.tolist()], bool)
+    order_mask, big = ORDER_MASK, BIG  # locals: faster in the loop
+    for phase in phases:
+        min_area, min_width, speck_area = phase["minArea"], phase["minWidth"], phase["standOutArea"]
+        stand_out = key_of_chance(phase["standOutAbove"])
+        # Per region, too small (or narrow) for this level, and a speck; a merge changes only the merged region's.
+        area_now, perimeter_now = np.array(area), np.array(perimeter)
+        small = (area_now < min_area) | (2 * area_now < min_width * perimeter_now)
+        speck = area_now < speck_area
+
+        def entries_of(key, joins, first_push):
+            """Heap entries of borders: their keys, whether a small region joins across each (an
+            array, or one answer for all), and their first push."""
+            if keys.clamped:
+                np.maximum(key, 0, out=key)  # not np.clip: its own overhead is 30 µs a call
+                np.minimum(key, KEY_TOP, out=key)
+            # The "not joining" bit, exact in a float.
+            if joins is False:
+                key += KEY_TOP + 1
+            elif joins is not True:
+                key += np.where(joins, 0.0, KEY_TOP + 1)
+            entries = key.astype(np.int64)
+            entries <<= ORDER_BITS
+            entries |= np.arange(first_push, first_push + len(entries))
+            return entries.tolist()
+
+        # The phase's entries, all at once (the edges still alive: all of them in the first phase).
+        live = np.arange(edges) if not phase_end else np.array([e for e in range(edges) if current[e] is not None], np.int64)
+        if len(live):
+            a, b = np.array(ends_a, np.int64)[live], np.array(ends_b, np.int64)[live]
+            key = border_key[live] + keys.of_sides(normalised[a], normalised[b])
+            heap = entries_of(key, (small[a] | small[b]) & ((key < stand_out) | speck[a] | speck[b]), 0)
+        else:
+            heap = []
         edge_of = live.tolist()  # the edge of each push
-        remember = edge_of.append
-        heap = (np.where(small, 0, BIG) | ((mean * KEY_STEPS + 0.5).astype(np.int64) << ORDER_BITS) | np.arange(len(live))).tolist()
         for e, entry in zip(edge_of, heap):
             current[e] = entry
         heapq.heapify(heap)
         pushes = len(heap)
-        stop = BIG | (int(max_saliency * KEY_STEPS) << ORDER_BITS)
+        stop = BIG | (math.ceil(key_of_chance(phase["mergeBelow"])) << ORDER_BITS)
         while heap:
             entry = pop(heap)
             e = edge_of[entry & order_mask]
             if current[e] != entry:
                 continue  # stale: the edge is gone or has a newer entry
-            if entry >= stop:
+            if entry >= stop or (entry >= big and regions_left <= FEWEST_REGIONS):
                 break
             keep, gone = ends_a[e], ends_b[e]
             mine, theirs_all = neighbours[keep], neighbours[gone]
@@ -332,13 +575,17 @@ def merge_sequence(edge_a, edge_b, length, strength, area, count, phases):
                 keep, gone, mine, theirs_all = gone, keep, theirs_all, mine
             kept.append(keep)
             gone_.append(gone)
+            regions_left -= 1
             current[e] = None
-            was_small = area[keep] < min_area
-            area[keep] += area[gone]
-            small = area[keep] < min_area
             del mine[gone]
-            # gone's borders: combined with keep's border to the same neighbour, or moved to keep;
-            # either way a new entry (at the back of its equals, as ours).
+            area[keep] = area_keep = area[keep] + area[gone]
+            perimeter[keep] = perimeter[keep] + perimeter[gone] - 2 * length[e]
+            small_keep = small[keep] = area_keep < min_area or 2 * area_keep < min_width * perimeter[keep]
+            speck_keep = speck[keep] = area_keep < speck_area
+            row = histograms[keep]
+            row += histograms[gone]
+            np.multiply(row, 1 / area_keep, out=normalised[keep])
+            # gone's borders: combined with keep's border to the same neighbour, or moved to keep.
             for other, f in theirs_all.items():
                 if f == e:
                     continue
@@ -348,8 +595,9 @@ def merge_sequence(edge_a, edge_b, length, strength, area, count, phases):
                 if parallel is not None:
                     length[parallel] += length[f]
                     strength[parallel] += strength[f]
+                    magnitude[parallel] += magnitude[f]
+                    border_key[parallel] = keys.of_border(length[parallel], strength[parallel], magnitude[parallel])
                     current[f] = None
-                    f = parallel
                 else:
                     mine[other] = f
                     theirs[keep] = f
@@ -357,36 +605,43 @@ def merge_sequence(edge_a, edge_b, length, strength, area, count, phases):
                         ends_a[f] = keep
                     else:
                         ends_b[f] = keep
-                entry = (int(strength[f] / length[f] * steps + 0.5) << order_bits) | pushes
-                if not small and area[other] >= min_area:
-                    entry |= big
-                pushes += 1
-                remember(f)
-                current[f] = entry
-                push(heap, entry)
             neighbours[gone] = None
-            if was_small and not small:
-                # keep stopped being small: all its borders, in new entries
-                for other, f in mine.items():
-                    entry = (int(strength[f] / length[f] * steps + 0.5) << order_bits) | pushes
-                    if area[other] >= min_area:
-                        entry |= big
-                    pushes += 1
-                    remember(f)
+            # keep's inside changed: every border of it judged again, in new entries.
+            if mine:
+                others = np.fromiter(mine, np.int64, len(mine))
+                fs_list = list(mine.values())
+                key = border_key[fs_list]
+                key += keys.of_sides(normalised[keep], normalised[others])
+                if small_keep:
+                    joins = True if speck_keep else (key < stand_out) | speck[others]
+                else:
+                    joins = small[others]
+                    if not speck_keep and not joins.any():
+                        joins = False
+                    elif not speck_keep:
+                        joins &= (key < stand_out) | speck[others]
+                for f, entry in zip(fs_list, entries_of(key, joins, pushes)):
                     current[f] = entry
                     push(heap, entry)
+                edge_of += fs_list
+                pushes += len(fs_list)
         phase_end.append(len(kept))
     return np.array(kept, np.int64), np.array(gone_, np.int64), phase_end
 
 
 ORDER_BITS = 28  # pushes in a phase: a few times the edges
 ORDER_MASK = (1 << ORDER_BITS) - 1
-BIG = 1 << (29 + ORDER_BITS)  # a mean strength is under 256 grey levels: under 2^29 steps; entries stay under 2^58
-KEY_STEPS = 1 << 21  # a heap entry's mean strength, in steps per grey level
+ODDS_STEPS = 1 << 24  # a key's log-odds, in steps of 2^-24 ...
+ODDS_FLOOR = -64  # ... from -64 (a chance of 1.6e-28) ...
+KEY_TOP = (1 << 31) - 1  # ... to +64, in 31 bits
+EMPTY_BIN = 1e-200  # in every bin of every histogram: far under one pixel's share, and no 0 / 0 in χ²
+BIG = (KEY_TOP + 1) << ORDER_BITS  # the "not joining" bit, above every key; entries stay under 2^60
+
+
 
 
 def partition_after(count, kept, gone, merges):
-    """index.ts partitionAfter: the region (a root basin) of each basin after the first `merges`
+    """index.ts partitionAfter: the region (a root) of each finest region after the first `merges`
     merges, by pointer jumping."""
     parent = np.arange(count)
     parent[gone[:merges]] = kept[:merges]
@@ -405,12 +660,13 @@ def border_mask(label):
     return border
 
 
-def smoothed_borders(label):
+def smoothed_borders(label, sigma):
     """arcs.ts traceArcs + smoothArcs: a partition's borders (the grid pixels whose right or bottom
-    neighbour is in another region) traced by cv2.findContours, each a closed loop, and smoothed
-    along their length by a Gaussian of ARC_SMOOTHING_PX points wrapping round each loop (all loops
-    at once: a gather per tap). Answers the points (x, y: the corner after the pixel, in grid px)
-    and where each loop starts."""
+    neighbour is in another region) traced by cv2.findContours, each a closed loop, smoothed along
+    their length by a Gaussian of `sigma` points wrapping round each loop and kept every
+    ARC_POINT_STEP-th point, as ours (all loops at once: a gather per tap, at the kept points
+    only). Answers the points (x, y: the corner after the pixel, in grid px) and where each loop
+    starts."""
     contours, _ = cv2.findContours(border_mask(label), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return np.zeros((0, 2)), np.zeros(1, np.int64)
@@ -420,15 +676,18 @@ def smoothed_borders(label):
     loop_start = np.repeat(starts[:-1], sizes)
     loop_size = np.repeat(sizes, sizes)
     along = np.arange(len(pixels)) - loop_start
-    radius = int(np.ceil(2.5 * ARC_SMOOTHING_PX))
-    weights = np.exp(-np.arange(-radius, radius + 1) ** 2 / (2 * ARC_SMOOTHING_PX**2))
-    smooth = np.zeros(pixels.shape)
+    taken = np.flatnonzero(along % ARC_POINT_STEP == 0)
+    loop_start, loop_size, along = loop_start[taken], loop_size[taken], along[taken]
+    radius = max(1, int(np.ceil(2.5 * sigma)))
+    weights = np.exp(-np.arange(-radius, radius + 1) ** 2 / (2 * sigma**2))
+    smooth = np.zeros((len(taken), 2))
     for k, weight in zip(range(-radius, radius + 1), weights / weights.sum()):
         smooth += weight * pixels[loop_start + (along + k) % loop_size]
-    return smooth + 1, starts
+    kept_sizes = (sizes + ARC_POINT_STEP - 1) // ARC_POINT_STEP
+    return smooth + 1, np.concatenate(([0], np.cumsum(kept_sizes)))
 
 
-def draw_level(label, page_size, line_width_mm):
+def draw_level(label, page_size, line_width_mm, arc_sigma):
     """draw.ts: a level's borders on a white page at print size: its regions' borders smoothed
     (smoothed_borders) and scaled from the grid to the page, drawn by cv2.polylines as closed
     loops (LINE_8, 1/8 px points). A border between two regions is the loop of each of them: drawn
@@ -436,7 +695,7 @@ def draw_level(label, page_size, line_width_mm):
     grid_h, grid_w = label.shape
     page_w, page_h = page_size
     page = np.full((page_h, page_w), 255, np.uint8)
-    points, starts = smoothed_borders(label)
+    points, starts = smoothed_borders(label, arc_sigma)
     if len(points) == 0:
         return page
     shift = 3
@@ -447,73 +706,103 @@ def draw_level(label, page_size, line_width_mm):
     return page
 
 
+def js_round(value):
+    """Math.round, as ours rounds (Python's round takes a half to the even neighbour)."""
+    return int(np.floor(value + 0.5))
+
+
 def print_page_size(w, h):
     """index.ts printPageSize: the photo's aspect with its long edge at print size, whatever its size."""
     scale = PRINT_LONG_EDGE / max(w, h)
-    return max(1, round(w * scale)), max(1, round(h * scale))
+    return max(1, js_round(w * scale)), max(1, js_round(h * scale))
 
 
-def hierarchy(grey):
-    """regions/index.ts buildHierarchy, from a decoded grey plane of any size."""
-    h, w = grey.shape
+def hierarchy(photo):
+    """regions/index.ts buildHierarchy (with finestBorders), from a decoded plane of any size:
+    grey (2-D), or YCrCb (3 channels: Y is the grey, Cr and Cb the chroma)."""
+    h, w = photo.shape[:2]
+    grey = photo if photo.ndim == 2 else cv2.extractChannel(photo, 0)
     lut = tone_curve(grey)
     noise = noise_of(grey)
     scale = min(1.0, ANALYSIS_LONG_EDGE / max(w, h))  # fitWithin: never up
-    grid = (max(1, round(w * scale)), max(1, round(h * scale))) if scale < 1 else (w, h)
-    small = cv2.resize(grey, grid, interpolation=cv2.INTER_AREA) if scale < 1 else grey
+    grid = (max(1, js_round(w * scale)), max(1, js_round(h * scale))) if scale < 1 else (w, h)
+    small = cv2.resize(photo, grid, interpolation=cv2.INTER_AREA) if scale < 1 else photo
+    chroma = None
+    if small.ndim == 3:
+        chroma = small[..., 1:]
+        small = cv2.extractChannel(small, 0)
     small = cv2.LUT(small, lut)
     grid_noise = noise * grid[1] / h  # averaging n x n pixels divides the noise by n
     px_per_mm = max(grid) / PRINT_LONG_EDGE_MM
-    flood, saliency, strongest = edge_maps(small, grid_noise, px_per_mm)
+    flood, saliency, strongest, smooth, magnitude = edge_maps(small, grid_noise, px_per_mm, chroma)
+    basin, basins = watershed_basins(flood)
+    edge_a, edge_b, length, strength, border_magnitude, area = adjacency_of(basin, basins, saliency, flood)
+    region_of, count = join_across_no_border(edge_a, edge_b, length, strength, basins)
+    label = region_of[basin]
+    edge_a, edge_b, length, strength, border_magnitude, area = coarser_graph(edge_a, edge_b, length, strength, border_magnitude, area, region_of, count)
+    # A faint photo's lightness is read in finer steps (index.ts finestBorders).
     contrast = min(1.0, strongest / (CLEAR_PHOTO_EDGE_STEPS * VISIBLE_STEP))
-    basin, count = watershed_basins(flood)
-    edge_a, edge_b, length, strength, area = adjacency_of(basin, count, saliency)
+    histograms = region_histograms(smooth, magnitude, max(contrast, MIN_CONTRAST), chroma, label, count)
     per_cm2 = (max(grid) / (PRINT_LONG_EDGE_MM / 10)) ** 2  # grid pixels per cm² of the page
-    phases = [(min_area * per_cm2, max_saliency * contrast) for _, min_area, max_saliency, _ in LEVELS]
-    kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, area, count, phases)
-    finest = partition_after(count, kept, gone, phase_end[0])[basin]
+    phases = [{
+        "minArea": LEVEL_REGIONS[name]["minAreaCm2"] * per_cm2,
+        "minWidth": LEVEL_REGIONS[name]["minWidthMm"] * px_per_mm,
+        "mergeBelow": LEVEL_REGIONS[name]["weakestBorderKept"],
+        "standOutAbove": LEVEL_REGIONS[name]["standOutBorder"],
+        "standOutArea": SMALLEST_STANDING_OUT_CM2 * per_cm2,
+    } for name in LEVEL_NAMES]
+    kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, area, histograms, phases)
+    arc_sigma = ARC_SMOOTHING_MM * px_per_mm
+    finest = partition_after(count, kept, gone, phase_end[0])[label]
     return {
-        "basin": basin,
-        "basins": count,
+        "label": label,
+        "regions": count,
         "kept": kept,
         "gone": gone,
         "phase_end": phase_end,
-        "arcs": smoothed_borders(finest),  # kept, as ours keeps the finest level's arcs
+        "arc_sigma": arc_sigma,
+        "arcs": smoothed_borders(finest, arc_sigma),  # kept, as ours keeps the finest level's arcs
         "page_size": print_page_size(w, h),
     }
 
 
 def level_label(tree, level):
-    """The grid labelled by the level's regions (a root basin each): the cut after its phase."""
-    phase = [name for name, *_ in LEVELS].index(level)
-    return partition_after(tree["basins"], tree["kept"], tree["gone"], tree["phase_end"][phase])[tree["basin"]]
+    """The grid labelled by the level's regions (a root each): the cut after its phase."""
+    phase = LEVEL_NAMES.index(level)
+    return partition_after(tree["regions"], tree["kept"], tree["gone"], tree["phase_end"][phase])[tree["label"]]
 
 
 def region_counts(tree):
-    return {name: len(np.unique(level_label(tree, name))) for name, *_ in LEVELS}
+    return {name: len(np.unique(level_label(tree, name))) for name in LEVEL_NAMES}
 
 
-def job(grey):
-    """Our whole kernel from the decoded grey plane: the hierarchy, then the standard level drawn."""
-    tree = hierarchy(grey)
-    line_width_mm = next(width for name, _, _, width in LEVELS if name == DRAWN_LEVEL)
-    return draw_level(level_label(tree, DRAWN_LEVEL), tree["page_size"], line_width_mm)
+def draw(tree, level):
+    return draw_level(level_label(tree, level), tree["page_size"], LEVEL_REGIONS[level]["lineWidthMm"], tree["arc_sigma"])
+
+
+def job(photo):
+    """Our whole kernel from the decoded plane (grey, or YCrCb): the hierarchy, then the standard level drawn."""
+    return draw(hierarchy(photo), DRAWN_LEVEL)
 
 
 def reduced_mode(path):
     """The largest JPEG reduction (1/2, 1/4, 1/8) whose long edge is still at least the analysis grid's, as ours
-    (the regions are found on that grid; the page is drawn at print size from their borders)."""
+    (the regions are found on that grid; the page is drawn at print size from their borders); in colour."""
     header = cv2.imread(path, cv2.IMREAD_REDUCED_GRAYSCALE_8)
     long8 = max(header.shape) * 8
-    for factor, mode in ((8, cv2.IMREAD_REDUCED_GRAYSCALE_8), (4, cv2.IMREAD_REDUCED_GRAYSCALE_4), (2, cv2.IMREAD_REDUCED_GRAYSCALE_2)):
+    for factor, mode in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4), (2, cv2.IMREAD_REDUCED_COLOR_2)):
         if long8 / factor >= ANALYSIS_LONG_EDGE:
             return mode
-    return cv2.IMREAD_GRAYSCALE
+    return cv2.IMREAD_COLOR
+
+
+def decoded(path, mode):
+    """The photo as ours hands it to the kernel: its grey (Y) and chroma (Cb, Cr), here one YCrCb image."""
+    return cv2.cvtColor(cv2.imread(path, mode), cv2.COLOR_BGR2YCrCb)
 
 
 def whole(path, mode):
-    grey = cv2.imread(path, mode)
-    page = job(grey)
+    page = job(decoded(path, mode))
     # A 1-bit grey PNG, as ours: the page is black and white, and the Worker writes it at bit
     # depth 1 (workers/sketch/encode.ts). An 8-bit PNG here cost OpenCV 0.4-1.9 ms more.
     return cv2.imencode(".png", page, [cv2.IMWRITE_PNG_BILEVEL, 1])[1]
@@ -546,9 +835,20 @@ def serve():
         print(json.dumps({"wall_ms": best_wall, "cpu_ms": best_cpu}), flush=True)
 
 
+def pages(path, prefix):
+    """The whole same job's hierarchy of one photo, each level's page written to PREFIX-<level>.png."""
+    tree = hierarchy(decoded(path, reduced_mode(path)))
+    for level in LEVEL_NAMES:
+        cv2.imwrite(f"{prefix}-{level}.png", draw(tree, level))
+    print(json.dumps({"grid": list(tree["label"].shape[::-1]), "finest_regions": tree["regions"], "levels": region_counts(tree)}))
+
+
 def main():
     if sys.argv[1] == "--serve":
         serve()
+        return
+    if sys.argv[1] == "--pages":
+        pages(sys.argv[2], sys.argv[3])
         return
     path = sys.argv[1]
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3

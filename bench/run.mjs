@@ -363,8 +363,9 @@ if (compared.length) {
   }
   console.log("  ours = the issue's same job: decode (our JPEG decoder with DCT scaling: luma, and chroma at about half its resolution) + kernel + 1-bit grey PNG encode, as the Worker runs it;");
   console.log("  + score = the three levels' quality scores the Worker computes on top, stored with the regions (not in OpenCV's job, so not in the ratios);");
-  console.log("  cv   = IMREAD_REDUCED_GRAYSCALE_2/4/8 (largest still >= the 1100 px analysis grid, as ours) + INTER_AREA resize + the same stages + 1-bit grey PNG (IMWRITE_PNG_BILEVEL);");
-  console.log("  * kernel alone from the full-resolution grey plane (large photos only).");
+  console.log("  cv   = IMREAD_REDUCED_COLOR_2/4/8 (largest still >= the 1100 px analysis grid, as ours) + cvtColor to YCrCb + INTER_AREA resize of grey and chroma + the same stages");
+  console.log("         (grey and colour edges, watershed, regions' histograms, the border model's merge in a Python heapq loop) + 1-bit grey PNG (IMWRITE_PNG_BILEVEL);");
+  console.log("  * kernel alone from the full-resolution grey plane, no chroma on either side (large photos only).");
 } else {
   console.log("\nOpenCV comparison skipped: /usr/bin/python3 has no cv2 (apt-get install python3-opencv).");
 }
