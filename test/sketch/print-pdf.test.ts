@@ -16,6 +16,8 @@ import { textWidth, toWinAnsi } from "../../workers/sketch/pdf/text";
 import { database, schema } from "../../app/core/db/database.server";
 import { decodeFlatePngPredicted, parsePdf, shownText } from "./pdf-parser";
 import { lineArt } from "./line-art";
+import { syntheticPhoto, toPng } from "./helpers";
+import { sketchKeyFor } from "../../app/core/contracts/sketch";
 
 const printEnv = env as unknown as PrintEnv;
 const LETTER_WITH_BLEED = [0, 0, 630, 810];
@@ -260,6 +262,25 @@ describe("print-jobs consumer", () => {
     expect(order!.printStatusDetail).toContain(`photo ${imageIds[2]}`);
     expect(order!.printStatusDetail).toContain("failed: gave up");
     expect(await env.IMAGES.head(printKeyFor(orderNumber))).toBeNull();
+  });
+
+  it("draws a paid page that failed, or is not at its paid level, again from its original before printing: never a short book", async () => {
+    const { orderId, orderNumber, imageIds } = await seedPaidOrder(["completed", "failed", "completed"]);
+    const originalOf = (id: number) => env.DB.prepare("SELECT original_key FROM images WHERE id = ?").bind(id).first<string>("original_key");
+    for (const id of imageIds.slice(1)) await env.IMAGES.put((await originalOf(id))!, await toPng(syntheticPhoto(640, 480, id)));
+    // The third page was paid for at the detailed level; the book has it drawn at standard.
+    const printPages = imageIds.map((imageId, i) => ({ imageId, detailLevel: i === 2 ? "detailed" : "standard", sketchKey: null }));
+    await env.DB.prepare("UPDATE orders SET print_pages = ? WHERE id = ?").bind(JSON.stringify(printPages), orderId).run();
+
+    expect(await runPrintJob(orderId)).toMatchObject({ acked: true, retried: false });
+    const order = await orderRow(orderId);
+    expect(order).toMatchObject({ pdfKey: printKeyFor(orderNumber), printStatus: null });
+    const pdf = parsePdf(await readObject(printKeyFor(orderNumber)));
+    expect(pdf.pageObjectCount).toBe(2 + 3);
+    // The failed page is drawn now, and the customer's page shows it.
+    const redrawn = await env.DB.prepare("SELECT processing_status, sketch_key FROM images WHERE id = ?").bind(imageIds[1]).first<{ processing_status: string; sketch_key: string }>();
+    expect(redrawn).toEqual({ processing_status: "completed", sketch_key: sketchKeyFor((await originalOf(imageIds[1]))!, "standard") });
+    expect(await env.IMAGES.head(sketchKeyFor((await originalOf(imageIds[2]))!, "detailed"))).not.toBeNull();
   });
 
   it("prints every paid page once all are drawn: photos plus title and dedication, one file whatever the quantity", async () => {

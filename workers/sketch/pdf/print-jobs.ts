@@ -11,18 +11,21 @@
  * It prints the pages the payment recorded (orders.print_pages, decision 018), not whatever the book
  * has selected when the job runs. A create-book order is paid before its photos are drawn, so
  * the job waits (retries with a delay) while any of those pages is pending or processing. A
- * page that failed, or is not drawn at its paid level, stops the order as "needs attention" on
- * the desk with the page named: no short book is ever printed (decision 028). Idempotent: a PDF already stored for the
+ * page that failed, or is not drawn at its paid level, is drawn again from its stored regions
+ * or original; only if that fails the order stops as "needs attention" on the desk with the page
+ * named: no short book is ever printed (decision 028). Idempotent: a PDF already stored for the
  * order is recorded, never rebuilt.
  */
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { database, schema, type Database } from "../../../app/core/db/database.server";
 import type { Image, Order, PrintPage } from "../../../app/core/db/schema.server";
 import { DEFAULT_DETAIL_LEVEL } from "../../../app/core/engine-limits";
 import { drawnLevel } from "../../../app/core/contracts/sketch";
 import { retryDelaySeconds, type SketchEnv } from "../consumer";
 import { coverKeyFor, partnerInteriorKeyFor, printKeyFor, type PrintJob, type PrintSubmission } from "../../../app/core/contracts/print";
-import { describeError } from "../errors";
+import { customerReason, describeError, isPermanent } from "../errors";
+import { pageDetailLevel } from "../../../app/core/db/page-detail-level.server";
+import { convertOriginal } from "../pipeline";
 import { writeBookPdf, writeCoverPdf } from "./book-pdf";
 import { R2MultipartSink } from "./sink";
 
@@ -205,8 +208,37 @@ async function pagePrint(env: PrintEnv, page: PrintPage, row: Image | undefined)
   if (page.sketchKey === null && row.processingStatus === "completed" && row.sketchKey && drawnLevel(row.sketchKey) === page.detailLevel) {
     return { sketchKey: row.sketchKey };
   }
-  if (row.processingStatus === "failed") return { leaveOut: `failed: ${row.error ?? "no reason"}` };
-  return { leaveOut: `the page paid for (${page.sketchKey ?? `${page.detailLevel} level`}) is not drawn; needs review` };
+  const problem =
+    row.processingStatus === "failed"
+      ? `failed: ${row.error ?? "no reason"}`
+      : `the page paid for (${page.sketchKey ?? `${page.detailLevel} level`}) is not drawn`;
+  return redrawPage(env, page, row, problem);
+}
+
+/**
+ * No short book: a paid page that failed, or is not drawn at its paid level, is drawn again at
+ * that level from the photo's stored regions, or from its original when they are gone (the book
+ * is locked, so both are still there; pipeline.ts). A photo that cannot be drawn stops the order
+ * for the desk with both reasons; a storage error is thrown, so the queue tries again later.
+ */
+async function redrawPage(env: PrintEnv, page: PrintPage, row: Image, problem: string): Promise<PagePrint> {
+  let sketchKey: string;
+  try {
+    const drawn = await convertOriginal(env.IMAGES, row.originalKey, { detail: page.detailLevel });
+    sketchKey = drawn.sketchKey;
+    // The customer's page shows the drawing that is printed, unless the page has moved on since.
+    if (row.processingStatus === "failed") {
+      await database(env.DB)
+        .update(images)
+        .set({ processingStatus: "completed", sketchKey, qualityScore: drawn.qualityScore, width: drawn.width, height: drawn.height, error: null })
+        .where(and(eq(images.id, row.id), eq(images.processingStatus, "failed"), sql`${pageDetailLevel} = ${page.detailLevel}`));
+    }
+  } catch (error) {
+    if (!isPermanent(error)) throw error;
+    return { leaveOut: `${problem}; drawn again: ${customerReason(error)}` };
+  }
+  console.warn(`photo ${row.id}: ${problem}; drawn again at ${page.detailLevel} for the print`);
+  return { sketchKey };
 }
 
 /** "photo 12 (IMG_0042.jpg): failed: ...", for the desk. */
