@@ -34,7 +34,8 @@ export type PrintStatus = (typeof PRINT_STATUSES)[number];
 export const UPLOAD_STATUSES = ["ticketed", "uploaded", "converted", "failed"] as const;
 
 /** The two emails an order sends: when it is paid, and when it is shipped (docs/product.md §12). */
-export const ORDER_EMAIL_KINDS = ["order-confirmation", "order-shipped"] as const;
+/** `pdf-ready`: the link to the customer's own PDF, when it was made after the confirmation went out. */
+export const ORDER_EMAIL_KINDS = ["order-confirmation", "order-shipped", "pdf-ready"] as const;
 export type OrderEmailKind = (typeof ORDER_EMAIL_KINDS)[number];
 /**
  * `pending`: waiting for (another) delivery attempt; `sent`: the provider accepted it;
@@ -376,6 +377,8 @@ export const orderEmails = sqliteTable(
     /** The provider's last refusal, for the desk; never shown to customers. */
     lastError: text("last_error"),
     providerMessageId: text("provider_message_id"),
+    /** Until when the link to the customer's own PDF in this email works; null: it carries none. */
+    pdfLinkUntil: integer("pdf_link_until", { mode: "timestamp" }),
     createdAt: createdAt(),
     sentAt: integer("sent_at", { mode: "timestamp" }),
   },

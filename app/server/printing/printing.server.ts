@@ -16,7 +16,7 @@ import type { PrintJob, PrintSubmission } from "~/core/contracts/print";
 import { database, type Database } from "~/core/db/database.server";
 import { books, orders, type Order } from "~/core/db/schema.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
-import { shopOrigin } from "~/server/orders/order-emails.server";
+import { recordPdfReadyEmail, shopOrigin } from "~/server/orders/order-emails.server";
 import type { TestPrinterMove } from "~/lib/admin-schemas";
 import { localTestPrinter, moveLocalPrintJob } from "./local-test-printer.server";
 import { handlePrintWebhook, type WebhookAnswer } from "./print-webhook.server";
@@ -163,6 +163,8 @@ export async function handlePrintSubmissions(batch: MessageBatch<unknown>, env: 
       message.ack();
       continue;
     }
+    // The message means the order's PDF now exists: the customer gets its link (once), partner or not.
+    await recordPdfReadyEmail(env, db, orderId);
     const partner = printPartnerFor(env, db, fetchFn);
     if (!partner) {
       // No partner: the desk's manual moves print this order.
