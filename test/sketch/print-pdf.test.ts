@@ -7,12 +7,13 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../workers/sketch/index";
 import { encodeGrayPng } from "../../workers/sketch/encode";
-import { PAGE_HEIGHT_PT, PAGE_WIDTH_PT, SAFE_AREA, writeBookPdf } from "../../workers/sketch/pdf/book-pdf";
+import { PAGE_HEIGHT_PT, PAGE_WIDTH_PT, SAFE_AREA, writeBookPdf, writeCoverPdf } from "../../workers/sketch/pdf/book-pdf";
 import { printKeyFor, type PrintJob } from "../../app/core/contracts/print";
 import { readPngForPdf } from "../../workers/sketch/pdf/png";
 import { DEFAULT_SKETCH_WAIT_SECONDS, type PrintEnv } from "../../workers/sketch/pdf/print-jobs";
 import { PART_SIZE, R2MultipartSink } from "../../workers/sketch/pdf/sink";
 import { textWidth, toWinAnsi } from "../../workers/sketch/pdf/text";
+import { bookFonts } from "../../workers/sketch/pdf/fonts";
 import { database, schema } from "../../app/core/db/database.server";
 import { decodeFlatePngPredicted, parsePdf, shownText } from "./pdf-parser";
 import { lineArt } from "./line-art";
@@ -157,12 +158,47 @@ describe("the book PDF", () => {
     const starts = [...pdf.pages[0].content.matchAll(/1 0 0 1 ([\d.]+) [\d.]+ Tm/g)].map((m) => Number(m[1]));
     expect(starts).toHaveLength(lines.length);
     lines.forEach((line, i) => {
-      const width = textWidth(toWinAnsi(line).bytes, "Helvetica-Bold", size);
+      const width = textWidth(toWinAnsi(line).bytes, bookFonts().bold, size);
       expect(width).toBeLessThanOrEqual(SAFE_AREA.right - SAFE_AREA.left);
       expect(starts[i]).toBeGreaterThanOrEqual(SAFE_AREA.left);
       expect(starts[i] + width / 2).toBeCloseTo(PAGE_WIDTH_PT / 2, 1);
     });
     expect(shownText(pdf.pages[1].content).join(" ")).toBe("Für Oma \x97 mit Liebe. !"); // WinAnsi 151 is the em dash
+  });
+});
+
+describe("the print PDFs' fonts", () => {
+  /** Every object of a PDF written by our writer (no object streams), by number. */
+  function objectsOf(bytes: Uint8Array): Map<number, string> {
+    const text = new TextDecoder("latin1").decode(bytes);
+    const objects = new Map<number, string>();
+    for (const match of text.matchAll(/(\d+) 0 obj\n([\s\S]*?)\nendobj/g)) objects.set(Number(match[1]), match[2]);
+    return objects;
+  }
+  const ref = (dictionary: string, key: string) => Number(new RegExp(`/${key} (\\d+) 0 R`).exec(dictionary)?.[1]);
+
+  it("are embedded: every /Font of the book and the cover is a TrueType font with a /FontDescriptor and its /FontFile2, measured with its own widths", async () => {
+    const png = await encodeGrayPng(lineArt(300, 400, 12));
+    await writeBookPdf(new R2MultipartSink(env.IMAGES, "print/TEST-FONTS.pdf"), { title: "Fonts", dedication: "For the printer", pages: [async () => png] });
+    await writeCoverPdf(new R2MultipartSink(env.IMAGES, "print/TEST-FONTS-cover.pdf"), { title: "Fonts", front: async () => png });
+    for (const key of ["print/TEST-FONTS.pdf", "print/TEST-FONTS-cover.pdf"]) {
+      const objects = objectsOf(await readObject(key));
+      const fonts = [...objects.values()].filter((body) => /\/Type \/Font\b/.test(body));
+      expect(fonts.length, key).toBeGreaterThan(0);
+      for (const font of fonts) {
+        expect(font).toContain("/Subtype /TrueType");
+        expect(font).not.toMatch(/\/BaseFont \/Helvetica/);
+        const descriptor = objects.get(ref(font, "FontDescriptor"));
+        expect(descriptor, font).toBeDefined();
+        const file = objects.get(ref(descriptor!, "FontFile2"));
+        expect(file, descriptor).toMatch(/^<< \/Length1 \d+ \/Filter \/FlateDecode \/Length \d+ >>\nstream\n/);
+        const face = font.includes("Italic") ? bookFonts().italic : bookFonts().bold;
+        expect(/\/Widths \[([\d ]+)\]/.exec(font)![1].split(" ").map(Number)).toEqual(face.widths);
+      }
+    }
+    expect(bookFonts().bold.widths["W".charCodeAt(0) - 32]).toBeGreaterThan(0);
+    expect(bookFonts().bold.postScriptName).toBe("Lato-Bold");
+    expect(bookFonts().italic.italic).toBe(true);
   });
 });
 

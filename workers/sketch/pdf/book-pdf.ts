@@ -12,16 +12,17 @@
  * spine), so a landscape sketch fills a portrait page. Our print-size sketches (3300 px long
  * edge) come out at 322-340 dpi, at or above the printer's 300.
  *
- * Text: the title in Helvetica-Bold (44 pt, smaller down to 24 pt if it needs more than five
- * lines), the dedication in Helvetica-Oblique (16 pt down to 10), both centred on the page with
- * balanced line breaks; fonts and letters as text.ts explains (standard 14 fonts, WinAnsi).
+ * Text: the title in Lato Bold (44 pt, smaller down to 24 pt if it needs more than five
+ * lines), the dedication in Lato Italic (16 pt down to 10), both centred on the page with
+ * balanced line breaks; the fonts are embedded (fonts.ts), letters as text.ts explains (WinAnsi).
  *
  * Memory: one page's PNG at a time (loaded by the caller's loader only when its page is
  * written) and the sink's one buffered part; the PDF itself is never held.
  */
 import { readPngForPdf } from "./png";
 import type { ByteSink } from "./sink";
-import { pdfLiteral, pdfUnicodeString, textWidth, toWinAnsi, wrapBalanced, type StandardFont } from "./text";
+import { bookFonts, embedFont, type BookFont } from "./fonts";
+import { pdfLiteral, pdfUnicodeString, textWidth, toWinAnsi, wrapBalanced } from "./text";
 import { PdfWriter, pdfNumber } from "./writer";
 
 const POINTS_PER_INCH = 72;
@@ -52,9 +53,9 @@ const SAFE_HEIGHT = SAFE_AREA.top - SAFE_AREA.bottom;
 const PAGE_MIDDLE = PAGE_WIDTH_PT / 2;
 const CENTRED_MEASURE = 2 * Math.min(PAGE_MIDDLE - SAFE_AREA.left, SAFE_AREA.right - PAGE_MIDDLE);
 
-const TITLE = { font: "Helvetica-Bold" as StandardFont, largest: 44, smallest: 24, maxLines: 5, leading: 1.2, measure: CENTRED_MEASURE };
+const TITLE = { font: "bold" as const, largest: 44, smallest: 24, maxLines: 5, leading: 1.2, measure: CENTRED_MEASURE };
 /** A dedication reads as a short centred block in italics: a 5 in measure. */
-const DEDICATION = { font: "Helvetica-Oblique" as StandardFont, largest: 16, smallest: 10, leading: 1.5, measure: Math.min(CENTRED_MEASURE, pt(5)) };
+const DEDICATION = { font: "italic" as const, largest: 16, smallest: 10, leading: 1.5, measure: Math.min(CENTRED_MEASURE, pt(5)) };
 
 const BOXES =
   `/MediaBox [0 0 ${PAGE_WIDTH_PT} ${PAGE_HEIGHT_PT}] /BleedBox [0 0 ${PAGE_WIDTH_PT} ${PAGE_HEIGHT_PT}] ` +
@@ -75,7 +76,7 @@ export interface BookPdfInput {
 
 export interface BookPdfResult {
   pageCount: number;
-  /** Characters of the title or dedication that Helvetica could not show (left out). */
+  /** Characters of the title or dedication that the book's fonts (WinAnsi) could not show (left out). */
   missingCharacters: string[];
   /** Effective resolution of the least sharp sketch page (dpi), or null without sketch pages. */
   lowestDpi: number | null;
@@ -98,12 +99,10 @@ async function writeBook(pdf: PdfWriter, input: BookPdfInput): Promise<BookPdfRe
   const catalog = pdf.allocate();
   const pageTree = pdf.allocate();
   const info = pdf.allocate();
-  const titleFont = pdf.allocate();
-  const textFont = pdf.allocate();
   await pdf.object(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R >>`);
   await pdf.object(info, `<< /Title ${pdfUnicodeString(input.title)} /Producer (coloring-book-shop) >>`);
-  await pdf.object(titleFont, standardFont(TITLE.font));
-  await pdf.object(textFont, standardFont(DEDICATION.font));
+  const titleFont = await embedFont(pdf, bookFonts()[TITLE.font]);
+  const textFont = await embedFont(pdf, bookFonts()[DEDICATION.font]);
 
   const kids: number[] = [];
   const missing = new Set<string>();
@@ -135,10 +134,6 @@ async function writeBook(pdf: PdfWriter, input: BookPdfInput): Promise<BookPdfRe
   return { pageCount: kids.length, missingCharacters: [...missing], lowestDpi };
 }
 
-function standardFont(name: StandardFont): string {
-  return `<< /Type /Font /Subtype /Type1 /BaseFont /${name} /Encoding /WinAnsiEncoding >>`;
-}
-
 async function textPage(pdf: PdfWriter, pageTree: number, fonts: string, content: string): Promise<number> {
   const page = pdf.allocate();
   const contents = pdf.allocate();
@@ -153,8 +148,9 @@ interface SetLines {
 }
 
 /** The largest size from `largest` down to `smallest` at which the text wraps into `maxLines`. */
-function fitText(paragraphs: Uint8Array[], style: { font: StandardFont; largest: number; smallest: number; measure: number }, maxLines: number): SetLines {
-  const { font, largest, smallest, measure } = style;
+function fitText(paragraphs: Uint8Array[], style: { font: "bold" | "italic"; largest: number; smallest: number; measure: number }, maxLines: number): SetLines {
+  const { largest, smallest, measure } = style;
+  const font = bookFonts()[style.font];
   let best: SetLines = { lines: [], size: smallest };
   for (let size = largest; size >= smallest; size -= 2) {
     // An empty paragraph is an empty line: the customer's blank lines stay.
@@ -169,7 +165,7 @@ function fitText(paragraphs: Uint8Array[], style: { font: StandardFont; largest:
 }
 
 /** Lines centred on the page, the block's middle at `centreY`. */
-function centredLines({ lines, size }: SetLines, font: "F1" | "F2", face: StandardFont, leading: number, centreY: number): string {
+function centredLines({ lines, size }: SetLines, font: "F1" | "F2", face: BookFont, leading: number, centreY: number): string {
   const lineHeight = size * leading;
   // Baseline of the first line: half the block above the centre, less the cap height (≈ 0.72 em).
   const firstBaseline = centreY + ((lines.length - 1) * lineHeight) / 2 - size * 0.36;
@@ -186,14 +182,14 @@ function centredLines({ lines, size }: SetLines, font: "F1" | "F2", face: Standa
 function titlePageContent(title: Uint8Array): string {
   const set = fitText([title], TITLE, TITLE.maxLines);
   // A little above the middle, where a title page's title sits to the eye.
-  return centredLines(set, "F1", TITLE.font, TITLE.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.58);
+  return centredLines(set, "F1", bookFonts()[TITLE.font], TITLE.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.58);
 }
 
 function dedicationPageContent(paragraphs: Uint8Array[]): string {
   if (paragraphs.every((paragraph) => paragraph.length === 0)) return "";
   const maxLines = Math.floor(SAFE_HEIGHT / (DEDICATION.smallest * DEDICATION.leading));
   const set = fitText(paragraphs, DEDICATION, Math.min(maxLines, 24));
-  return centredLines(set, "F2", DEDICATION.font, DEDICATION.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.6);
+  return centredLines(set, "F2", bookFonts()[DEDICATION.font], DEDICATION.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.6);
 }
 
 /** One sketch page: the PNG's compressed scanlines as a Flate image with PNG predictors. */
@@ -254,7 +250,7 @@ export const COVER_FRONT_SAFE_AREA = {
   bottom: BLEED + pt(OUTER_MARGIN_IN),
   top: COVER_HEIGHT_PT - BLEED - pt(OUTER_MARGIN_IN),
 };
-const COVER_TITLE = { font: "Helvetica-Bold" as StandardFont, largest: 40, smallest: 22, maxLines: 3, leading: 1.15 };
+const COVER_TITLE = { font: "bold" as const, largest: 40, smallest: 22, maxLines: 3, leading: 1.15 };
 
 export interface CoverPdfInput {
   title: string;
@@ -268,12 +264,11 @@ export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promi
     await pdf.begin();
     const catalog = pdf.allocate();
     const pageTree = pdf.allocate();
-    const font = pdf.allocate();
+    const font = await embedFont(pdf, bookFonts()[COVER_TITLE.font]);
     const page = pdf.allocate();
     const contents = pdf.allocate();
     const xobject = pdf.allocate();
     await pdf.object(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R >>`);
-    await pdf.object(font, standardFont(COVER_TITLE.font));
     await pdf.object(pageTree, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
 
     const safe = COVER_FRONT_SAFE_AREA;
@@ -285,7 +280,7 @@ export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promi
     let text = "0 g\n";
     set.lines.forEach((line, i) => {
       if (line.length === 0) return;
-      const x = middle - textWidth(line, COVER_TITLE.font, set.size) / 2;
+      const x = middle - textWidth(line, bookFonts()[COVER_TITLE.font], set.size) / 2;
       text += `BT /F1 ${set.size} Tf 1 0 0 1 ${pdfNumber(x)} ${pdfNumber(titleTop - i * lineHeight)} Tm ${pdfLiteral(line)} Tj ET\n`;
     });
     // The picture fills what is left of the front below the title, with a title's line of air.

@@ -158,7 +158,7 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
     pages: printable.map((sketchKey) => () => loadSketch(env.IMAGES, sketchKey)),
   });
   if (result.missingCharacters.length) {
-    console.warn(`order ${order.orderNumber}: letters Helvetica cannot show were left out: ${result.missingCharacters.join(" ")}`);
+    console.warn(`order ${order.orderNumber}: letters the book's fonts cannot show were left out: ${result.missingCharacters.join(" ")}`);
   }
   if (result.lowestDpi !== null && result.lowestDpi < 300) {
     console.warn(`order ${order.orderNumber}: a page prints at ${Math.round(result.lowestDpi)} dpi (small photo)`);
