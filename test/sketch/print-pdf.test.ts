@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../workers/sketch/index";
 import { encodeGrayPng } from "../../workers/sketch/encode";
 import { PAGE_HEIGHT_PT, PAGE_WIDTH_PT, SAFE_AREA, writeBookPdf, writeCoverPdf } from "../../workers/sketch/pdf/book-pdf";
-import { printKeyFor, type PrintJob } from "../../app/core/contracts/print";
+import { coverKeyFor, printKeyFor, type PrintJob } from "../../app/core/contracts/print";
 import { readPngForPdf } from "../../workers/sketch/pdf/png";
 import { DEFAULT_SKETCH_WAIT_SECONDS, type PrintEnv } from "../../workers/sketch/pdf/print-jobs";
 import { PART_SIZE, R2MultipartSink } from "../../workers/sketch/pdf/sink";
@@ -370,6 +370,22 @@ describe("print-jobs consumer", () => {
     const pdf = parsePdf(await readObject(printKeyFor(orderNumber)));
     expect(pdf.pageObjectCount).toBe(2 + 2);
     expect(pdf.pages.slice(2).map((page) => [page.image!.width, page.image!.height])).toEqual([[400, 300], [240, 320]]);
+  });
+
+  it("makes the cover at the size the order records from the printer, and makes a removed cover again without rebuilding the stored PDF", async () => {
+    const { orderId, orderNumber } = await seedPaidOrder(["completed", "completed"]);
+    expect(await runPrintJob(orderId)).toMatchObject({ acked: true });
+    expect(await orderRow(orderId)).toMatchObject({ coverWidthPt: 1242, coverHeightPt: 810 });
+    const interior = await env.IMAGES.head(printKeyFor(orderNumber));
+
+    // The app Worker recorded Lulu's size and removed the cover (test/api/print-partner.test.ts).
+    await env.DB.prepare("UPDATE orders SET cover_width_pt = 1260.5, cover_height_pt = 812 WHERE id = ?").bind(orderId).run();
+    await env.IMAGES.delete(coverKeyFor(orderNumber));
+    expect(await runPrintJob(orderId)).toMatchObject({ acked: true, retried: false });
+    const cover = parsePdf(await readObject(coverKeyFor(orderNumber)));
+    expect(cover.pages[0].mediaBox).toEqual([0, 0, 1260.5, 812]);
+    expect(cover.pages[0].trimBox).toEqual([9, 9, 1251.5, 803]);
+    expect((await env.IMAGES.head(printKeyFor(orderNumber)))!.etag).toBe(interior!.etag);
   });
 
   it("makes no PDF for an order that is not paid", async () => {

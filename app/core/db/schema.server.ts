@@ -3,7 +3,7 @@
  * drizzle-kit generates migrations/ from this file; both Workers import it.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 import { BOOK_TYPES, type BookType, type Pricing } from "../catalog";
 import { DETAIL_LEVELS, type DetailLevel } from "../engine-limits";
@@ -318,6 +318,12 @@ export const orders = sqliteTable(
     printClaimedAt: integer("print_claimed_at", { mode: "timestamp" }),
     carrier: text("carrier"),
     trackingUrl: text("tracking_url"),
+    /**
+     * The cover's size in points as the print partner gave it for the product and page count
+     * (Lulu's /cover-dimensions/); null: the size our own specification gives (decision 028).
+     */
+    coverWidthPt: real("cover_width_pt"),
+    coverHeightPt: real("cover_height_pt"),
   },
   (t) => [
     uniqueIndex("orders_order_number_idx").on(t.orderNumber),

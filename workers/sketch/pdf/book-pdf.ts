@@ -19,6 +19,7 @@
  * Memory: one page's PNG at a time (loaded by the caller's loader only when its page is
  * written) and the sink's one buffered part; the PDF itself is never held.
  */
+import type { CoverSize } from "../../../app/core/contracts/print";
 import { readPngForPdf } from "./png";
 import type { ByteSink } from "./sink";
 import { bookFonts, embedFont, type BookFont } from "./fonts";
@@ -243,22 +244,33 @@ export function placeImage(width: number, height: number): { matrix: number[]; d
  */
 export const COVER_WIDTH_PT = pt(2 * TRIM_WIDTH_IN + 2 * BLEED_IN);
 export const COVER_HEIGHT_PT = PAGE_HEIGHT_PT;
-const FRONT_TRIM_LEFT = BLEED + pt(TRIM_WIDTH_IN);
-export const COVER_FRONT_SAFE_AREA = {
-  left: FRONT_TRIM_LEFT + pt(OUTER_MARGIN_IN),
-  right: COVER_WIDTH_PT - BLEED - pt(OUTER_MARGIN_IN),
-  bottom: BLEED + pt(OUTER_MARGIN_IN),
-  top: COVER_HEIGHT_PT - BLEED - pt(OUTER_MARGIN_IN),
-};
+export const COVER_FRONT_SAFE_AREA = coverFrontSafeArea(COVER_WIDTH_PT, COVER_HEIGHT_PT);
+
+/** The front is the right trim width of the cover: measured from its right edge, whatever the width. */
+function coverFrontSafeArea(width: number, height: number) {
+  return {
+    left: width - BLEED - pt(TRIM_WIDTH_IN) + pt(OUTER_MARGIN_IN),
+    right: width - BLEED - pt(OUTER_MARGIN_IN),
+    bottom: BLEED + pt(OUTER_MARGIN_IN),
+    top: height - BLEED - pt(OUTER_MARGIN_IN),
+  };
+}
 const COVER_TITLE = { font: "bold" as const, largest: 40, smallest: 22, maxLines: 3, leading: 1.15 };
 
 export interface CoverPdfInput {
   title: string;
   /** The page shown on the front. */
   front: () => Promise<Uint8Array>;
+  /**
+   * The whole cover, bleed included, as the print partner gives it for the product and page
+   * count (Lulu's /cover-dimensions/); COVER_WIDTH_PT x COVER_HEIGHT_PT when absent. The front is
+   * the right half, laid out from the right and bottom edges as above.
+   */
+  size?: CoverSize;
 }
 
-export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promise<void> {
+/** Writes the cover and answers the size it was made at. */
+export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promise<CoverSize> {
   try {
     const pdf = new PdfWriter(sink);
     await pdf.begin();
@@ -271,7 +283,9 @@ export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promi
     await pdf.object(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R >>`);
     await pdf.object(pageTree, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
 
-    const safe = COVER_FRONT_SAFE_AREA;
+    const width = input.size?.widthPt ?? COVER_WIDTH_PT;
+    const height = input.size?.heightPt ?? COVER_HEIGHT_PT;
+    const safe = coverFrontSafeArea(width, height);
     const measure = safe.right - safe.left;
     const middle = (safe.left + safe.right) / 2;
     const set = fitText([toWinAnsi(input.title).bytes], { ...COVER_TITLE, measure }, COVER_TITLE.maxLines);
@@ -288,16 +302,16 @@ export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promi
     const pictureTop = titleTop - (set.lines.length - 1) * lineHeight - set.size;
     const boxHeight = pictureTop - safe.bottom;
     const scale = Math.min(measure / image.width, boxHeight / image.height);
-    const width = image.width * scale;
-    const height = image.height * scale;
-    const x = safe.left + (measure - width) / 2;
-    const y = safe.bottom + (boxHeight - height) / 2;
-    const picture = `q ${[width, 0, 0, height, x, y].map(pdfNumber).join(" ")} cm /Im1 Do Q\n`;
+    const pictureWidth = image.width * scale;
+    const pictureHeight = image.height * scale;
+    const x = safe.left + (measure - pictureWidth) / 2;
+    const y = safe.bottom + (boxHeight - pictureHeight) / 2;
+    const picture = `q ${[pictureWidth, 0, 0, pictureHeight, x, y].map(pdfNumber).join(" ")} cm /Im1 Do Q\n`;
 
     await pdf.object(
       page,
-      `<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 ${COVER_WIDTH_PT} ${COVER_HEIGHT_PT}] /BleedBox [0 0 ${COVER_WIDTH_PT} ${COVER_HEIGHT_PT}] ` +
-        `/TrimBox [${BLEED} ${BLEED} ${COVER_WIDTH_PT - BLEED} ${COVER_HEIGHT_PT - BLEED}] ` +
+      `<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 ${pdfNumber(width)} ${pdfNumber(height)}] /BleedBox [0 0 ${pdfNumber(width)} ${pdfNumber(height)}] ` +
+        `/TrimBox [${BLEED} ${BLEED} ${pdfNumber(width - BLEED)} ${pdfNumber(height - BLEED)}] ` +
         `/Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im1 ${xobject} 0 R >> >> /Contents ${contents} 0 R >>`,
     );
     await pdf.textStream(contents, "", picture + text);
@@ -311,6 +325,7 @@ export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promi
     );
     await pdf.finish(`/Root ${catalog} 0 R`);
     await sink.close();
+    return { widthPt: width, heightPt: height };
   } catch (error) {
     await sink.abort().catch(() => undefined);
     throw error;

@@ -102,11 +102,14 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
   if (order.paymentStatus !== "paid") return { status: "skipped", reason: `the order is ${order.paymentStatus}, not paid` };
 
   const key = printKeyFor(order.orderNumber);
-  if (order.pdfKey && (await env.IMAGES.head(order.pdfKey))) return { status: "already-stored", key: order.pdfKey };
-  // Stored by an earlier run that stopped before recording it: record it, do not rebuild.
-  if (await env.IMAGES.head(key)) {
-    await recordPdf(env, order.id, key, now);
-    return { status: "already-stored", key };
+  const coverKey = coverKeyFor(order.orderNumber);
+  // A stored PDF is never rebuilt; one stored by an earlier run that stopped before recording it
+  // is only recorded. Its cover alone is made again when it is missing: the app Worker removes
+  // it when the print partner asks for another cover size (decision 028).
+  const storedKey = order.pdfKey && (await env.IMAGES.head(order.pdfKey)) ? order.pdfKey : (await env.IMAGES.head(key)) ? key : null;
+  if (storedKey && (await env.IMAGES.head(coverKey))) {
+    if (!order.pdfKey) await recordPdf(env, order.id, key, now);
+    return { status: "already-stored", key: storedKey };
   }
 
   const book = await db.query.books.findFirst({ where: eq(books.id, order.bookId) });
@@ -129,12 +132,18 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
 
   // The cover first (the print partner takes it as a file of its own, decision 028): once the
   // interior is stored, a later run records it without rebuilding, so the cover must exist by then.
-  const coverKey = coverKeyFor(order.orderNumber);
   if (!(await env.IMAGES.head(coverKey))) {
-    await writeCoverPdf(new R2MultipartSink(env.IMAGES, coverKey, { httpMetadata: { contentType: "application/pdf" } }), {
+    const size = order.coverWidthPt && order.coverHeightPt ? { widthPt: order.coverWidthPt, heightPt: order.coverHeightPt } : undefined;
+    const made = await writeCoverPdf(new R2MultipartSink(env.IMAGES, coverKey, { httpMetadata: { contentType: "application/pdf" } }), {
       title: book.title,
       front: () => loadSketch(env.IMAGES, printable[0]),
+      size,
     });
+    // The size it was made at, so the app Worker can hold it against the partner's.
+    await db
+      .update(orders)
+      .set({ coverWidthPt: made.widthPt, coverHeightPt: made.heightPt })
+      .where(and(eq(orders.id, order.id), isNull(orders.coverWidthPt)));
   }
 
   // The partner's single-sided interior, also before the plain PDF that marks the order done.
@@ -146,6 +155,11 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
       pages: printable.map((sketchKey) => () => loadSketch(env.IMAGES, sketchKey)),
       blankBacks: true,
     });
+  }
+
+  if (storedKey) {
+    if (!order.pdfKey) await recordPdf(env, order.id, key, now);
+    return { status: "already-stored", key: storedKey };
   }
 
   const sink = new R2MultipartSink(env.IMAGES, key, {
