@@ -141,6 +141,18 @@ describe("the Lulu client against a fake of its API", () => {
   });
 });
 
+describe("the delivery address Lulu gets", () => {
+  it("carries the customer's phone number, and the state code of a US or Canadian address", async () => {
+    const fake = new FakeLulu();
+    const order = await paidOrderWithPdf({
+      customerInfo: { firstName: "Grace", lastName: "Hopper", email: "grace@example.com", address1: "1 High St", city: "Columbus", zipCode: "43004", country: "US", stateCode: "OH", phone: "+1 614 555 0100" },
+    });
+    expect(await sendOrderToPrinter(env, db, lulu(fake), order.id)).toMatchObject({ status: "sent" });
+    expect((fake.jobs[0].body as any).shipping_address).toMatchObject({ country_code: "US", state_code: "OH", phone_number: "+1 614 555 0100" });
+    expect((fake.costRequests[0] as any).shipping_address).toMatchObject({ state_code: "OH", phone_number: "+1 614 555 0100" });
+  });
+});
+
 describe("the cover size and the cost Lulu gives", () => {
   it("asks /cover-dimensions/ for the product and page count; a cover made at another size is made again at Lulu's before the job is sent", async () => {
     const fake = new FakeLulu();

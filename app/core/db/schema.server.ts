@@ -262,6 +262,10 @@ export interface CustomerInfo {
   city: string;
   zipCode: string;
   country: string;
+  /** For the carrier; absent on orders placed before the delivery form asked (decision 032). */
+  phone?: string;
+  /** The state or province code of a US or Canadian address (decision 032). */
+  stateCode?: string;
 }
 
 export const orders = sqliteTable(

@@ -19,7 +19,7 @@
 import { and, eq, gte, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { createElement } from "react";
 import { COUNTRY_NAMES, DELIVERY_RANGE_TEXT, ORDER_EMAIL_TEXT } from "~/lib/customer-copy";
-import { LOCAL_SHOP_ORIGIN, ORDER_EMAIL_BATCH_SIZE, ORDER_EMAIL_CLAIM_SECONDS, ORDER_EMAIL_MAX_ATTEMPTS, ORDER_EMAIL_REPAIR_WINDOW_DAYS, ORDER_EMAIL_RETRY_BASE_SECONDS, type DeliveryCountry } from "~/lib/shop-rules";
+import { LOCAL_SHOP_ORIGIN, ORDER_EMAIL_BATCH_SIZE, ORDER_EMAIL_CLAIM_SECONDS, ORDER_EMAIL_MAX_ATTEMPTS, ORDER_EMAIL_REPAIR_WINDOW_DAYS, ORDER_EMAIL_RETRY_BASE_SECONDS, PDF_READY_EMAIL_REPAIR_AFTER_SECONDS, type DeliveryCountry } from "~/lib/shop-rules";
 import { formatDay, formatMoney } from "~/lib/format";
 import { OrderConfirmationEmail, orderConfirmationText } from "~/emails/order-confirmation-email";
 import { OrderShippedEmail, orderShippedText } from "~/emails/order-shipped-email";
@@ -236,7 +236,7 @@ async function ordersMissingEmails(db: Database, now: Date): Promise<{ orderId: 
   const pdfLinkMissing = await db
     .select({ orderId: orders.id })
     .from(orders)
-    .where(and(gte(orders.paidAt, since), pdfLinkNotEmailed))
+    .where(and(gte(orders.paidAt, since), lte(orders.pdfReadyAt, new Date(now.getTime() - PDF_READY_EMAIL_REPAIR_AFTER_SECONDS * 1000)), pdfLinkNotEmailed))
     .limit(ORDER_EMAIL_BATCH_SIZE);
   const unannounced = await db
     .select({ orderId: orders.id })

@@ -191,9 +191,11 @@ function luluShippingAddress(config: Pick<LuluConfig, "contactPhone">, to: Custo
     city: to.city,
     postcode: to.zipCode,
     country_code: countryCode(to.country),
+    // Lulu needs it for the US and Canada; the delivery form asks for it there (decision 032).
+    ...(to.stateCode ? { state_code: to.stateCode } : {}),
     email: to.email,
-    // Our delivery form asks for no phone; the carrier gets the shop's (decision 028).
-    phone_number: config.contactPhone,
+    // The customer's, for the carrier; orders placed before the form asked for one send the shop's.
+    phone_number: to.phone || config.contactPhone,
   };
 }
 
