@@ -19,9 +19,8 @@ export function DeliveryFields({
     <div className="grid gap-4 sm:grid-cols-2">
       <TextField name="firstName" label="First name" autoComplete="given-name" />
       <TextField name="lastName" label="Last name" autoComplete="family-name" />
-      <div className="sm:col-span-2">
-        <TextField name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
-      </div>
+      <TextField name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
+      <TextField name="phone" label="Phone" type="tel" autoComplete="tel" placeholder="For the carrier" />
       <div className="sm:col-span-2">
         <TextField name="address1" label="Address line 1" autoComplete="address-line1" />
       </div>
@@ -29,6 +28,7 @@ export function DeliveryFields({
         <TextField name="address2" label="Address line 2" autoComplete="address-line2" optional />
       </div>
       <TextField name="city" label="City" autoComplete="address-level2" />
+      <TextField name="stateCode" label="State or province" autoComplete="address-level1" placeholder="US and Canada: e.g. NY or ON" />
       <TextField name="zipCode" label="ZIP code" autoComplete="postal-code" onValueChange={onZipCodeChange} />
       <div className="sm:col-span-2">
         <SelectField

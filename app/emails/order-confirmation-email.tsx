@@ -7,6 +7,7 @@ import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import { LABELS, ORDER_EMAIL_TEXT as T } from "~/lib/customer-copy";
 import { DetailRow, EmailButton, EmailLayout, emailText, plainTextEmail } from "./email-layout";
+import { CustomerPdfSection, customerPdfTextLines, type CustomerPdfLink } from "./pdf-ready-email";
 
 export interface OrderConfirmationEmailProps {
   origin: string;
@@ -21,6 +22,8 @@ export interface OrderConfirmationEmailProps {
   /** The delivery address, one line each (name, street, city and postcode, country). */
   addressLines: string[];
   trackingUrl: string;
+  /** The customer's own PDF when it exists by the time the email is written (docs/decisions/028). */
+  pdf?: CustomerPdfLink | null;
 }
 
 export function OrderConfirmationEmail(props: OrderConfirmationEmailProps) {
@@ -48,6 +51,7 @@ export function OrderConfirmationEmail(props: OrderConfirmationEmailProps) {
       <Section style={{ margin: "0 0 24px" }}>
         <EmailButton href={props.trackingUrl}>{LABELS.trackYourOrder}</EmailButton>
       </Section>
+      {props.pdf && <CustomerPdfSection intro={T.pdfLinkIntro} pdf={props.pdf} />}
       <Text style={{ ...emailText.body, margin: 0 }}>{T.confirmationOutro}</Text>
     </EmailLayout>
   );
@@ -67,6 +71,6 @@ export function orderConfirmationText(props: OrderConfirmationEmailProps): strin
       `${T.deliveryAddress}:`,
       ...props.addressLines.map((line) => `  ${line}`),
     ],
-    next: [T.trackIntro, props.trackingUrl, "", T.confirmationOutro],
+    next: [T.trackIntro, props.trackingUrl, "", ...(props.pdf ? [...customerPdfTextLines(T.pdfLinkIntro, props.pdf), ""] : []), T.confirmationOutro],
   });
 }

@@ -11,6 +11,11 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Formats minor units (pence, cents) as money; the shop sells in GBP (docs/product.md §4). */
+/** "27 December 2026": a day as customers read it, the same wherever the Worker runs. */
+export function formatDay(date: Date): string {
+  return date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+}
+
 export function formatMoney(minorUnits: number, currency: string = CURRENCY): string {
   return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(minorUnits / 100);
 }

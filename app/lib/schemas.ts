@@ -6,7 +6,7 @@ import { z } from "zod";
 import { isSafeText } from "./text-rules";
 import { BOOK_TYPES } from "../core/catalog";
 import { CREATE_BOOK_MESSAGES, DETAIL_LEVEL_MESSAGES, MESSAGES } from "./customer-copy";
-import { DELIVERY_COUNTRIES, MAX_CUSTOM_MESSAGE_LENGTH, MAX_PERSONAL_MESSAGE_LENGTH, MAX_PHOTOS_PER_BOOK, MAX_QUANTITY, MAX_TITLE_LENGTH, MIN_QUANTITY, PAYMENT_METHODS } from "./shop-rules";
+import { DELIVERY_COUNTRIES, MAX_CUSTOM_MESSAGE_LENGTH, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS, STATE_CODES, MAX_PERSONAL_MESSAGE_LENGTH, MAX_PHOTOS_PER_BOOK, MAX_QUANTITY, MAX_TITLE_LENGTH, MIN_QUANTITY, PAYMENT_METHODS } from "./shop-rules";
 import { DETAIL_LEVELS } from "../core/engine-limits";
 
 // "less than 100 characters" in the copy; 100 itself is allowed, 101 is refused.
@@ -39,7 +39,19 @@ const requiredText = (message: string) =>
     .max(200)
     .refine((text) => isSafeText(text), MESSAGES.unsafeText);
 
-export const deliveryFormSchema = z.object({
+/** Digits with the usual separators; the carrier gets it as written. */
+const phoneSchema = z
+  .string({ required_error: MESSAGES.phoneRequired })
+  .trim()
+  .min(1, MESSAGES.phoneRequired)
+  .max(30, MESSAGES.phoneInvalid)
+  .refine((phone) => {
+    const digits = phone.replace(/\D/g, "").length;
+    return /^\+?[0-9 ().-]+$/.test(phone) && digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS;
+  }, MESSAGES.phoneInvalid);
+
+export const deliveryFormSchema = z
+  .object({
   firstName: requiredText(MESSAGES.firstNameRequired),
   lastName: requiredText(MESSAGES.lastNameRequired),
   email: z
@@ -57,8 +69,24 @@ export const deliveryFormSchema = z.object({
   city: requiredText(MESSAGES.cityRequired),
   zipCode: requiredText(MESSAGES.zipRequired).pipe(z.string().max(20)),
   country: deliveryCountrySchema,
-});
-export type DeliveryFormInput = z.infer<typeof deliveryFormSchema>;
+  phone: phoneSchema,
+  /** The state or province code, for the US and Canada only (the print partner needs it there). */
+  stateCode: z
+    .string()
+    .trim()
+    .max(10, MESSAGES.stateInvalid)
+    .optional()
+    .transform((value) => (value ? value.toUpperCase() : undefined)),
+  })
+  .superRefine((address, context) => {
+    const codes = STATE_CODES[address.country];
+    if (!codes) return;
+    if (!address.stateCode) context.addIssue({ code: "custom", path: ["stateCode"], message: MESSAGES.stateRequired });
+    else if (!codes.includes(address.stateCode)) context.addIssue({ code: "custom", path: ["stateCode"], message: MESSAGES.stateInvalid });
+  })
+  // Elsewhere a state is not part of the address: whatever was typed is not kept.
+  .transform(({ stateCode, ...address }) => (STATE_CODES[address.country] ? { ...address, stateCode } : address));
+export type DeliveryFormInput = z.input<typeof deliveryFormSchema>;
 
 export const quoteRequestSchema = z.object({
   deliveryAddress: z.object({

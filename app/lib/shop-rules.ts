@@ -31,6 +31,24 @@ export const QUOTE_TTL_SECONDS = 30 * 60;
 export const DELIVERY_COUNTRIES = ["US", "CA", "UK", "AU"] as const;
 export type DeliveryCountry = (typeof DELIVERY_COUNTRIES)[number];
 
+/**
+ * The print partner needs a state or province code for a US or Canadian address (docs/decisions/032):
+ * the USPS codes of the states, DC and the territories Lulu ships to by mail, and Canada Post's
+ * province and territory codes.
+ */
+export const STATE_CODES: Partial<Record<DeliveryCountry, readonly string[]>> = {
+  US: [
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME",
+    "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI",
+    "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "PR", "GU", "VI", "AS", "MP", "AA", "AE", "AP",
+  ],
+  CA: ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"],
+};
+
+/** A phone number the carrier can call: 7 to 15 digits (E.164 allows 15), spaces and + ( ) - . around them. */
+export const PHONE_MIN_DIGITS = 7;
+export const PHONE_MAX_DIGITS = 15;
+
 export const PAYMENT_METHODS = ["card"] as const;
 export const MIN_QUANTITY = 1;
 /** The brief showed no upper bound (docs/product.md §3); this one only stops a typo from ordering 10,000 books. */
@@ -254,6 +272,11 @@ export const ORDER_EMAIL_BATCH_SIZE = 40;
  * catch a recording that failed, without mailing customers about orders from before emails existed.
  */
 export const ORDER_EMAIL_REPAIR_WINDOW_DAYS = 3;
+/**
+ * The cron records a missed pdf-ready email only for a PDF made this long ago: the print-submissions
+ * consumer records it within seconds, and the cron must not race it.
+ */
+export const PDF_READY_EMAIL_REPAIR_AFTER_SECONDS = 15 * 60;
 /** Where an email's links point when PUBLIC_ORIGIN is not set and no request says (`npm run dev`). */
 export const LOCAL_SHOP_ORIGIN = "http://localhost:8787";
 

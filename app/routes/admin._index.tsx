@@ -444,6 +444,7 @@ function ShipButton({ formId }: { formId: string }) {
 const EMAIL_KIND_LABELS: Record<string, string> = {
   "order-confirmation": "Confirmation",
   "order-shipped": "Shipped",
+  "pdf-ready": "PDF ready",
 };
 
 function Outbox({ emails }: { emails: OutboxEntry[] }) {

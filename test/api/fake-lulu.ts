@@ -2,7 +2,8 @@
  * A stand-in for Lulu's Print API, handed to our Lulu client as its fetch function (nothing
  * leaves the machine; the sandbox cannot be reached from here). It answers the calls we make as
  * Lulu's documentation describes them (docs/decisions/028): the client-credentials token, the
- * print-job look-up by external id and the job creation, checks the bearer token, and can be
+ * print-job look-up by external id and the job creation, the cover dimensions of a product and
+ * page count, the job cost calculation, checks the bearer token, and can be
  * told to expire tokens, refuse with a validation message, fail with a 5xx, or hang past the
  * client's time-out (and still make the job, as a lost answer would).
  */
@@ -26,6 +27,11 @@ export class FakeLulu {
   failCreate: { count: number; status: number; body: unknown } = { count: 0, status: 500, body: {} };
   /** The next n print-job creations make the job but never answer (the client times out). */
   hangCreate = 0;
+  /** What /cover-dimensions/ answers (points): a coil-bound letter book's by default. */
+  coverSize = { widthPt: 1242, heightPt: 810 };
+  /** The bodies of the cover-dimensions and cost-calculation requests, as sent. */
+  readonly coverRequests: Record<string, unknown>[] = [];
+  readonly costRequests: Record<string, unknown>[] = [];
 
   constructor(readonly clientKey = "fake-key", readonly clientSecret = "fake-secret") {}
 
@@ -61,6 +67,26 @@ export class FakeLulu {
     const bearer = headers.get("Authorization")?.replace(/^Bearer /, "") ?? "";
     if (!this.validTokens.has(bearer)) return json(401, { detail: "Authentication credentials were not provided or are expired." });
 
+    if (method === "POST" && url.pathname === "/cover-dimensions/") {
+      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+      this.coverRequests.push(body);
+      if (typeof body.pod_package_id !== "string" || !Number.isInteger(body.interior_page_count)) {
+        return json(400, { interior_page_count: ["A valid integer is required."] });
+      }
+      return json(201, { width: this.coverSize.widthPt.toFixed(3), height: this.coverSize.heightPt.toFixed(3), unit: "pt" });
+    }
+    if (method === "POST" && url.pathname === "/print-job-cost-calculations/") {
+      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+      this.costRequests.push(body);
+      return json(201, {
+        currency: "USD",
+        line_item_costs: [{ cost_excl_discounts: "18.20", quantity: 2, total_cost_excl_tax: "18.20", total_cost_incl_tax: "18.20", total_tax: "0.00" }],
+        shipping_cost: { total_cost_excl_tax: "4.50", total_cost_incl_tax: "5.40", total_tax: "0.90", tax_rate: "0.200000" },
+        total_cost_excl_tax: "22.70",
+        total_cost_incl_tax: "23.60",
+        total_tax: "0.90",
+      });
+    }
     if (method === "GET" && url.pathname === "/print-jobs/") {
       const externalId = url.searchParams.get("external_id");
       const results = this.jobs.filter((job) => job.external_id === externalId).map(publicJob);

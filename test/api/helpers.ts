@@ -170,6 +170,7 @@ export const TEST_DELIVERY = {
   city: "London",
   zipCode: "SW1A 1AA",
   country: "UK",
+  phone: "+44 20 7946 0000",
 };
 
 /** Presses Pay on the local test checkout (with an address when it asks for one); where it sends the buyer. */

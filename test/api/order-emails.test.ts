@@ -4,10 +4,11 @@
  * Idempotency-Key per email when there is one, retried by the cron, and never in the way of a
  * payment. Only Resend's API is faked (FakeResend); D1, the payment path and the templates are real.
  */
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LOCAL_SHOP_ORIGIN, ORDER_EMAIL_MAX_ATTEMPTS, ORDER_EMAIL_REPAIR_WINDOW_DAYS } from "~/lib/shop-rules";
+import { CUSTOMER_PDF_TEXT, ORDER_EMAIL_TEXT } from "~/lib/customer-copy";
+import { CUSTOMER_PDF_LINK_DAYS, LOCAL_SHOP_ORIGIN, ORDER_EMAIL_MAX_ATTEMPTS, ORDER_EMAIL_REPAIR_WINDOW_DAYS } from "~/lib/shop-rules";
 import { formatMoney } from "~/lib/format";
 import { database } from "~/core/db/database.server";
 import { orderEmails, orders, type Order, type OrderEmail } from "~/core/db/schema.server";
@@ -16,7 +17,9 @@ import { deliverDueEmails, recordOrderEmail, retryDelaySeconds } from "~/server/
 import { handleCheckoutEvent } from "~/server/payments/payments.server";
 import type { CheckoutEvent } from "~/server/payments/payment-provider.server";
 import { FAKE_RESEND_KEY, FakeResend } from "./fake-resend";
-import { dbRun, payLocally, placeOrder, readyBook, startPayment, TEST_DELIVERY, Visitor } from "./helpers";
+import { handlePrintSubmissions } from "~/server/printing/printing.server";
+import { paidOrderWithPdf } from "./print-helpers";
+import { dbRun, ORIGIN, payLocally, placeOrder, readyBook, startPayment, TEST_DELIVERY, Visitor } from "./helpers";
 
 const db = database(env.DB);
 const SHOP = "https://shop.example";
@@ -365,5 +368,69 @@ describe("Resend provider against the fake API", () => {
   it("retries an answer without an id rather than calling it sent", async () => {
     const provider = resendProvider(FAKE_RESEND_KEY, "Shop <orders@shop.example>", async () => Response.json({}));
     expect((await provider.send(email)).status).toBe("retryable");
+  });
+});
+
+describe("the customer's PDF link by email", () => {
+  const submission = (orderId: number) =>
+    ({
+      queue: "print-submissions",
+      messages: [{ id: `pdf-${orderId}`, timestamp: new Date(), attempts: 1, body: { orderId }, ack() {}, retry() {} }],
+    }) as unknown as MessageBatch<unknown>;
+  const linksIn = (emails: OrderEmail[]) => emails.flatMap((email) => email.textBody.match(/https?:\/\/\S+\/book\.pdf\?\S+/g) ?? []);
+
+  it("comes in a second email once when the PDF is made after the confirmation, and the link downloads the book", async () => {
+    const order = await paidOrderWithPdf({ pdfKey: null, pdfReadyAt: null });
+    await recordOrderEmail(env, db, order.id, "order-confirmation");
+    expect(linksIn(await emailsOf(order.id))).toEqual([]);
+
+    // The sketch Worker stored the PDF and sent the order on to print-submissions (twice: a redelivery).
+    const pdfKey = `print/${order.orderNumber}.pdf`;
+    await env.IMAGES.put(pdfKey, new TextEncoder().encode("%PDF-1.7 book"), { httpMetadata: { contentType: "application/pdf" } });
+    await dbRun("UPDATE orders SET pdf_key = ?, pdf_ready_at = unixepoch() WHERE id = ?", pdfKey, order.id);
+    await handlePrintSubmissions(submission(order.id), env);
+    await handlePrintSubmissions(submission(order.id), env);
+    await deliverDueEmails(env, new Date());
+
+    const emails = await emailsOf(order.id);
+    const ready = emails.filter((email) => email.kind === "pdf-ready");
+    expect(ready).toHaveLength(1);
+    expect(ready[0]).toMatchObject({ subject: ORDER_EMAIL_TEXT.pdfReadySubject(order.orderNumber), status: "outbox", toAddress: "ada@example.com" });
+    expect(ready[0].html).toContain(CUSTOMER_PDF_TEXT.download);
+    const links = linksIn(emails);
+    expect(links).toHaveLength(1);
+    const days = (ready[0].pdfLinkUntil!.getTime() - Date.now()) / 86_400_000;
+    expect(Math.round(days)).toBe(CUSTOMER_PDF_LINK_DAYS);
+    const link = new URL(links[0]);
+    const download = await SELF.fetch(`${ORIGIN}${link.pathname}${link.search}`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("Content-Type")).toBe("application/pdf");
+  });
+
+  it("is in the confirmation when the PDF exists by then, and no second email follows", async () => {
+    const order = await paidOrderWithPdf();
+    await recordOrderEmail(env, db, order.id, "order-confirmation");
+    await handlePrintSubmissions(submission(order.id), env);
+    await deliverDueEmails(env, new Date());
+    const emails = await emailsOf(order.id);
+    expect(emails.map((email) => email.kind)).toEqual(["order-confirmation"]);
+    expect(emails[0].pdfLinkUntil).toBeInstanceOf(Date);
+    expect(linksIn(emails)).toHaveLength(1);
+    expect(emails[0].html).toContain(CUSTOMER_PDF_TEXT.download);
+  });
+
+  it("is emailed by the hourly cron when the PDF was made but its email was never recorded", async () => {
+    const order = await paidOrderWithPdf({ pdfKey: null, pdfReadyAt: null });
+    await recordOrderEmail(env, db, order.id, "order-confirmation");
+    await dbRun("UPDATE orders SET pdf_key = ?, pdf_ready_at = unixepoch() WHERE id = ?", `print/${order.orderNumber}.pdf`, order.id);
+    // Not while the print-submissions consumer may still be recording it.
+    await deliverDueEmails(env, new Date());
+    expect((await emailsOf(order.id)).map((email) => email.kind)).toEqual(["order-confirmation"]);
+    const later = new Date(Date.now() + 3600_000);
+    await deliverDueEmails(env, later);
+    await deliverDueEmails(env, later);
+    const emails = await emailsOf(order.id);
+    expect(emails.map((email) => email.kind).sort()).toEqual(["order-confirmation", "pdf-ready"]);
+    expect(linksIn(emails)).toHaveLength(1);
   });
 });

@@ -151,6 +151,41 @@ describe("POST /api/orders", () => {
     });
   });
 
+  it("asks for a phone number, and for a state or province code in the US and Canada, with a clear message", async () => {
+    const visitor = new Visitor();
+    const { bookId, quoteId } = await readyBook(visitor, 5);
+    const fieldErrorsOf = async (info: Record<string, unknown>) => {
+      const response = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo: info });
+      expect(response.status).toBe(400);
+      return ((await response.json()) as ApiError).fieldErrors;
+    };
+    const { phone: _, ...withoutPhone } = deliveryInfo;
+    expect(await fieldErrorsOf(withoutPhone)).toMatchObject({ "deliveryInfo.phone": [MESSAGES.phoneRequired] });
+    expect(await fieldErrorsOf({ ...deliveryInfo, phone: "call me" })).toMatchObject({ "deliveryInfo.phone": [MESSAGES.phoneInvalid] });
+    expect(await fieldErrorsOf({ ...deliveryInfo, phone: "123" })).toMatchObject({ "deliveryInfo.phone": [MESSAGES.phoneInvalid] });
+
+    const us = new Visitor();
+    const made = await readyBook(us, 5);
+    const usQuote = await us.send("POST", `/api/books/${made.bookId}/quote`, { deliveryAddress: { country: "US", zipCode: "10001" } });
+    const { quoteId: usQuoteId } = (await usQuote.json()) as { quoteId: string };
+    const usAddress = { ...deliveryInfo, country: "US", zipCode: "10001", city: "New York", phone: "(212) 555-0100" };
+    const usOrder = (info: Record<string, unknown>) => us.send("POST", "/api/orders", { bookId: made.bookId, quoteId: usQuoteId, deliveryInfo: info });
+    const noState = await usOrder(usAddress);
+    expect(noState.status).toBe(400);
+    expect(((await noState.json()) as ApiError).fieldErrors).toMatchObject({ "deliveryInfo.stateCode": [MESSAGES.stateRequired] });
+    const badState = await usOrder({ ...usAddress, stateCode: "ON" });
+    expect(((await badState.json()) as ApiError).fieldErrors).toMatchObject({ "deliveryInfo.stateCode": [MESSAGES.stateInvalid] });
+    const placed = await usOrder({ ...usAddress, stateCode: " ny " });
+    expect(placed.status, await placed.clone().text()).toBe(201);
+    const { id } = (await placed.json()) as { id: number };
+    expect(JSON.parse((await orderRow(id))!.customer_info as string)).toMatchObject({ stateCode: "NY", phone: "(212) 555-0100" });
+
+    // A UK address has no state: one typed anyway is not kept.
+    const uk = await visitor.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo: { ...deliveryInfo, stateCode: "XX" } });
+    expect(uk.status).toBe(201);
+    expect(JSON.parse((await orderRow(((await uk.json()) as { id: number }).id))!.customer_info as string)).not.toHaveProperty("stateCode");
+  });
+
   it("is 404 for a stranger's book, even with its quote id", async () => {
     const owner = new Visitor();
     const { bookId, quoteId } = await readyBook(owner);

@@ -17,7 +17,7 @@ it("answers a stranger 404 on every endpoint of someone else's book and changes 
   const { quoteId } = (await (await owner.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: address })).json()) as {
     quoteId: string;
   };
-  const deliveryInfo = { firstName: "A", lastName: "B", email: "a@b.co", address1: "1 Main St", city: "NYC", ...address };
+  const deliveryInfo = { firstName: "A", lastName: "B", email: "a@b.co", address1: "1 Main St", city: "NYC", stateCode: "NY", phone: "212 555 0100", ...address };
   const order = (await (await owner.send("POST", "/api/orders", { bookId, quoteId, deliveryInfo })).json()) as { id: number };
   const snapshot = async () => ({
     books: await env.DB.prepare("SELECT * FROM books WHERE id = ?").bind(bookId).all().then((r) => r.results),

@@ -147,6 +147,53 @@ describe("the pages an order pays for", () => {
   });
 });
 
+describe("a selected page whose sketch failed", () => {
+  it("is not priced in a quote nor recorded as a paid page", async () => {
+    const visitor = new Visitor();
+    const { bookId } = await drawnBook(visitor, 6);
+    const failed = (await imagesOf(bookId)).filter((image) => image.is_selected)[2];
+    await dbRun("UPDATE images SET processing_status = 'failed', sketch_key = NULL, error = 'damaged' WHERE id = ?", failed.id);
+    const quote = await visitor.send("POST", `/api/books/${bookId}/quote`, { deliveryAddress: { country: "UK", zipCode: "SW1A 1AA" } });
+    expect(quote.status).toBe(200);
+    const { quoteId, pricing } = (await quote.json()) as { quoteId: string; pricing: { photos: number } };
+    expect(pricing.photos).toBe(5);
+    const orderId = await placeOrder(visitor, bookId, quoteId);
+    await startPayment(visitor, orderId);
+    const recorded = printPagesOf(await orderRow(orderId));
+    expect(recorded).toHaveLength(5);
+    expect(recorded.map((page) => page.imageId)).not.toContain(failed.id);
+  });
+
+  it("leaves a create-book order under its plan's minimum with the plan's message when it is paid again", async () => {
+    const buyer = new Visitor();
+    const keys = await uploadedPhotos(buyer, 5);
+    const made = await buyer.send("POST", "/api/create-checkout-session", {
+      bookType: "standard", title: "One fails", quantity: 1, agreeToTerms: true, newsletterSignup: false, filesCount: 5, uploadKeys: keys,
+    });
+    const { orderId, url } = (await made.json()) as { orderId: number; url: string };
+    await cancelLocally(buyer, url);
+    const [first] = await imagesOf((await orderRow(orderId))!.book_id as number);
+    await dbRun("UPDATE images SET processing_status = 'failed', error = 'damaged' WHERE id = ?", first.id);
+    const retry = await buyer.send("POST", "/api/retry-payment", {});
+    expect(retry.status).toBe(400);
+    expect(await message(retry)).toBe(CREATE_BOOK_MESSAGES.notEnoughPhotos("standard", 5));
+    expect(printPagesOf(await orderRow(orderId))).toHaveLength(5);
+  });
+
+  it("that failed while its checkout was open does not refuse the payment: it is still the page paid for", async () => {
+    const buyer = new Visitor();
+    const keys = await uploadedPhotos(buyer, 5);
+    const made = await buyer.send("POST", "/api/create-checkout-session", {
+      bookType: "standard", title: "Fails while paying", quantity: 1, agreeToTerms: true, newsletterSignup: false, filesCount: 5, uploadKeys: keys,
+    });
+    const { orderId, url } = (await made.json()) as { orderId: number; url: string };
+    const [first] = await imagesOf((await orderRow(orderId))!.book_id as number);
+    await dbRun("UPDATE images SET processing_status = 'failed', error = 'damaged' WHERE id = ?", first.id);
+    await payLocally(buyer, url);
+    expect(await orderRow(orderId)).toMatchObject({ payment_status: "paid" });
+  });
+});
+
 describe("a book under an open checkout", () => {
   it("answers 409 with the lock message to every change of its photos, selection and detail levels", async () => {
     const visitor = new Visitor();

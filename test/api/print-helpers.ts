@@ -24,6 +24,9 @@ export async function paidOrderWithPdf(overrides: Partial<typeof orders.$inferIn
       paidAt: new Date(),
       pdfKey: `print/${orderNumber}.pdf`,
       pdfReadyAt: new Date(),
+      // The cover as the sketch Worker makes it for a coil-bound letter book (decision 028).
+      coverWidthPt: 1242,
+      coverHeightPt: 810,
       ...overrides,
     })
     .returning();

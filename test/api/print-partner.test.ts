@@ -4,7 +4,7 @@
  * twice), the queue consumer's retries and dead letters, and the desk's Send again.
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { database } from "~/core/db/database.server";
 import { forgetLuluTokens, LULU_COIL_BOUND_LETTER_BW, luluPartner } from "~/server/printing/lulu.server";
 import { PrintPartnerUnavailableError } from "~/server/printing/print-partner.server";
@@ -66,15 +66,16 @@ describe("the Lulu client against a fake of its API", () => {
     expect(await sendOrderToPrinter(env, db, partner, (await paidOrderWithPdf()).id)).toMatchObject({ status: "sent" });
     expect(fake.tokenRequests).toBe(2);
 
-    // A token that lives less than the renewal margin is never reused: each of a submission's two
-    // calls (look-up, creation) fetches its own.
+    // A token that lives less than the renewal margin is never reused: each of a submission's
+    // calls (cover size, cost, look-up, creation) fetches its own.
     const shortLived = new FakeLulu();
     shortLived.tokenLifetimeSeconds = 30;
     forgetLuluTokens();
     const partner2 = lulu(shortLived);
     await sendOrderToPrinter(env, db, partner2, (await paidOrderWithPdf()).id);
     await sendOrderToPrinter(env, db, partner2, (await paidOrderWithPdf()).id);
-    expect(shortLived.tokenRequests).toBe(4);
+    expect(shortLived.tokenRequests).toBe(shortLived.calls.length - shortLived.tokenRequests);
+    expect(shortLived.tokenRequests).toBe(8);
   });
 
   it("a 4xx with a validation message: the order is rejected with Lulu's reason, never retried, and Send again makes a new job", async () => {
@@ -137,6 +138,58 @@ describe("the Lulu client against a fake of its API", () => {
       expect(await sendOrderToPrinter(env, db, lulu(fake), order.id)).toMatchObject({ status: "skipped" });
     }
     expect(fake.jobs).toHaveLength(0);
+  });
+});
+
+describe("the delivery address Lulu gets", () => {
+  it("carries the customer's phone number, and the state code of a US or Canadian address", async () => {
+    const fake = new FakeLulu();
+    const order = await paidOrderWithPdf({
+      customerInfo: { firstName: "Grace", lastName: "Hopper", email: "grace@example.com", address1: "1 High St", city: "Columbus", zipCode: "43004", country: "US", stateCode: "OH", phone: "+1 614 555 0100" },
+    });
+    expect(await sendOrderToPrinter(env, db, lulu(fake), order.id)).toMatchObject({ status: "sent" });
+    expect((fake.jobs[0].body as any).shipping_address).toMatchObject({ country_code: "US", state_code: "OH", phone_number: "+1 614 555 0100" });
+    expect((fake.costRequests[0] as any).shipping_address).toMatchObject({ state_code: "OH", phone_number: "+1 614 555 0100" });
+  });
+});
+
+describe("the cover size and the cost Lulu gives", () => {
+  it("asks /cover-dimensions/ for the product and page count; a cover made at another size is made again at Lulu's before the job is sent", async () => {
+    const fake = new FakeLulu();
+    fake.coverSize = { widthPt: 1260.5, heightPt: 810 };
+    const partner = lulu(fake);
+    const order = await paidOrderWithPdf();
+    await env.IMAGES.put(`print/${order.orderNumber}-cover.pdf`, "%PDF-1.7 cover");
+    const pdfJobs: unknown[] = [];
+    const queues = { ...env, PRINT_QUEUE: { send: async (body: unknown) => void pdfJobs.push(body) } as unknown as Queue };
+
+    expect(await sendOrderToPrinter(queues, db, partner, order.id)).toMatchObject({ status: "skipped" });
+    // 5 pictures, title and dedication, each with its blank back.
+    expect(fake.coverRequests).toEqual([{ pod_package_id: LULU_COIL_BOUND_LETTER_BW, interior_page_count: 14, unit: "pt" }]);
+    expect(fake.jobs).toHaveLength(0);
+    expect(pdfJobs).toEqual([{ orderId: order.id }]);
+    expect(await env.IMAGES.head(`print/${order.orderNumber}-cover.pdf`)).toBeNull();
+    expect(await orderById(order.id)).toMatchObject({ coverWidthPt: 1260.5, coverHeightPt: 810, printStatus: null, printJobId: null });
+
+    // The print job made the cover at that size (test/sketch covers it); the order comes back and goes out.
+    expect(await sendOrderToPrinter(queues, db, partner, order.id)).toMatchObject({ status: "sent" });
+    expect(fake.jobs).toHaveLength(1);
+    expect(pdfJobs).toHaveLength(1);
+  });
+
+  it("prices the job with /print-job-cost-calculations/ before sending it and logs Lulu's total", async () => {
+    const fake = new FakeLulu();
+    const order = await paidOrderWithPdf();
+    const logged = vi.spyOn(console, "log");
+    expect(await sendOrderToPrinter(env, db, lulu(fake), order.id)).toMatchObject({ status: "sent" });
+    expect(fake.costRequests).toHaveLength(1);
+    expect(fake.costRequests[0]).toMatchObject({
+      line_items: [{ page_count: 14, pod_package_id: LULU_COIL_BOUND_LETTER_BW, quantity: 2 }],
+      shipping_option: "MAIL",
+      shipping_address: { name: "Ada Lovelace", country_code: "GB", postcode: "SW1A 1AA" },
+    });
+    expect(logged.mock.calls.flat().join(" ")).toContain(`order ${order.orderNumber}: the printer charges USD 23.60`);
+    logged.mockRestore();
   });
 });
 

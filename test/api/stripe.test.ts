@@ -105,6 +105,8 @@ describe("Stripe Checkout session", () => {
       "line_items[0][price_data][unit_amount]": String(PLANS.premium.price),
       "shipping_address_collection[allowed_countries][0]": "US",
       "shipping_address_collection[allowed_countries][2]": "GB",
+      // The print partner needs a phone number for the carrier.
+      "phone_number_collection[enabled]": "true",
       success_url: "https://shop.example/success?session_id={CHECKOUT_SESSION_ID}",
     });
     // Stripe's back link closes this attempt's checkout (decision 018), then shows /cancel.
@@ -344,6 +346,27 @@ describe("Stripe webhook", () => {
       zipCode: "OX1 1AA",
       country: "UK",
     });
+  });
+
+  it("takes the phone number and the US state Stripe collected, as the print partner needs them", async () => {
+    const visitor = new Visitor();
+    const keys = await uploadedPhotos(visitor, 5);
+    const made = await visitor.send("POST", "/api/create-checkout-session", {
+      bookType: "standard", title: "Posted to Ohio", quantity: 1, agreeToTerms: true, newsletterSignup: false, filesCount: 5, uploadKeys: keys,
+    });
+    const { orderId } = (await made.json()) as { orderId: number };
+    await env.DB.prepare("UPDATE orders SET payment_status = 'pending' WHERE id = ?").bind(orderId).run();
+    const fake = new FakeStripe();
+    const { checkoutUrl } = await pay(await loadOrder(orderId), fake);
+    const session = fake.complete(checkoutUrl!.split("/").at(-1)!);
+    await deliver("checkout.session.completed", {
+      ...session,
+      customer_details: { email: "grace@example.com", name: "Grace Hopper", phone: "+1 614 555 0100" },
+      collected_information: {
+        shipping_details: { name: "Grace Hopper", address: { line1: "1 High Street", line2: null, city: "Columbus", postal_code: "43004", country: "US", state: "oh" } },
+      },
+    });
+    expect(JSON.parse((await orderRow(orderId))!.customer_info as string)).toMatchObject({ country: "US", stateCode: "OH", phone: "+1 614 555 0100" });
   });
 
   it("refuses an event in another API version (not 2xx, so Stripe retries it) and changes nothing", async () => {

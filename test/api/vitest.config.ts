@@ -15,7 +15,11 @@ export default workerdProject({
       name: "coloring-book-sketch",
       modules: true,
       scriptPath: path.join(root, "build/sketch/index.js"),
-      modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+      modulesRules: [
+        { type: "CompiledWasm", include: ["**/*.wasm"] },
+        // The print PDFs' embedded fonts (workers/sketch/pdf/fonts.ts).
+        { type: "Data", include: ["**/*.ttf"] },
+      ],
       compatibilityDate: "2026-04-01",
       compatibilityFlags: ["nodejs_compat"],
       // The print job looks again after 1 s, not a minute, while a book's sketches are drawn.

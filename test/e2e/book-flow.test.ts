@@ -185,8 +185,10 @@ describe("book flow", () => {
     await page.getByLabel("First name").fill("Ada");
     await page.getByLabel("Last name").fill("Lovelace");
     await page.getByLabel("Email").fill("ada@example.com");
+    await page.getByLabel("Phone").fill("217 555 0100");
     await page.getByLabel("Address line 1").fill("1 Main Street");
     await page.getByLabel("City").fill("Springfield");
+    await page.getByLabel("State or province").fill("IL");
     await page.getByLabel("ZIP code").fill("12345");
     await page.getByLabel("Country").selectOption("US");
     await page.getByText("Quotes are unavailable.").waitFor();

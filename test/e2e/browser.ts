@@ -76,6 +76,7 @@ export async function fillUkDeliveryAddress(page: Page): Promise<void> {
   await page.getByLabel("First name").fill("Ada");
   await page.getByLabel("Last name").fill("Lovelace");
   await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Phone").fill("+44 20 7946 0000");
   await page.getByLabel("Address line 1").fill("12 St James's Square");
   await page.getByLabel("City").fill("London");
   await page.getByLabel("ZIP code").fill("SW1Y 4JH");
@@ -149,7 +150,7 @@ export async function orderedBook(page: Page, title = "Our Cat"): Promise<{ book
   for (const image of await images()) await callApi(page, "PATCH", `/api/images/${image.id}/selection`, { isSelected: true });
   const address = { country: "UK", zipCode: "SW1Y 4JH" };
   const { quoteId } = await callApi<{ quoteId: string }>(page, "POST", `/api/books/${bookId}/quote`, { deliveryAddress: address });
-  const deliveryInfo = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", address1: "12 St James's Square", city: "London", ...address };
+  const deliveryInfo = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", phone: "+44 20 7946 0000", address1: "12 St James's Square", city: "London", ...address };
   const order = await callApi<{ id: number }>(page, "POST", "/api/orders", { bookId, quoteId, deliveryInfo, paymentMethod: "card" });
   const { checkoutUrl } = await callApi<{ checkoutUrl: string }>(page, "POST", `/api/orders/${order.id}/payment`, { paymentMethod: "card" });
   return { bookId, checkoutPath: new URL(checkoutUrl, inject("baseUrl")).pathname };

@@ -3,7 +3,8 @@
  * a book is paid through the local test checkout → its print PDF appears in R2 (the desk's PDF
  * link answers application/pdf) → /admin shows the order with that PDF → the admin marks it
  * shipped with a tracking number → the customer's /orders/{number} shows the number → the
- * desk's outbox holds the order's two emails. Screenshots of the desk at 1280 and 375 px.
+ * desk's outbox holds the order's three emails (confirmation, the PDF's link once it was made,
+ * shipped). Screenshots of the desk at 1280 and 375 px.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -42,7 +43,7 @@ async function deskScreenshots(page: Page, name: string) {
 }
 
 describe("fulfilment", () => {
-  it("paid → PDF in R2 → on the desk → shipped with tracking → the customer sees it → two emails", async () => {
+  it("paid → PDF in R2 → on the desk → shipped with tracking → the customer sees it → three emails", async () => {
     const customer = await visitor();
     const orderNumber = await buyOnCreateBook(customer, { title: TITLE, dedication: "For Ada, who planted every one of these flowers." });
     expect(orderNumber).toMatch(/^CB-\d{8}-[2-9A-HJ-NP-Z]{5}$/);
@@ -103,12 +104,13 @@ describe("fulfilment", () => {
     expect(await customer.getByTestId("step-shipped").getAttribute("data-done")).toBe("true");
     await customer.screenshot({ path: screenshotPath("fulfilment-02-customer-tracking"), fullPage: true });
 
-    // The outbox: the confirmation and the shipped email of this order.
+    // The outbox: the confirmation, the PDF's link (the PDF was made after the confirmation went
+    // out, docs/decisions/028) and the shipped email of this order.
     await admin.reload();
     const emails = admin.locator(`[data-testid="outbox-email"][data-order="${orderNumber}"]`);
-    await expect.poll(() => emails.count()).toBe(2);
+    await expect.poll(() => emails.count()).toBe(3);
     const kinds = await emails.evaluateAll((items) => items.map((item) => item.getAttribute("data-kind")).sort());
-    expect(kinds).toEqual(["order-confirmation", "order-shipped"]);
+    expect(kinds).toEqual(["order-confirmation", "order-shipped", "pdf-ready"]);
     await deskScreenshots(admin, "03-desk-shipped");
 
     // One email, read in a sandboxed frame.

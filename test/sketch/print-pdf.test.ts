@@ -7,15 +7,18 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../workers/sketch/index";
 import { encodeGrayPng } from "../../workers/sketch/encode";
-import { PAGE_HEIGHT_PT, PAGE_WIDTH_PT, SAFE_AREA, writeBookPdf } from "../../workers/sketch/pdf/book-pdf";
-import { printKeyFor, type PrintJob } from "../../app/core/contracts/print";
+import { PAGE_HEIGHT_PT, PAGE_WIDTH_PT, SAFE_AREA, writeBookPdf, writeCoverPdf } from "../../workers/sketch/pdf/book-pdf";
+import { coverKeyFor, printKeyFor, type PrintJob } from "../../app/core/contracts/print";
 import { readPngForPdf } from "../../workers/sketch/pdf/png";
 import { DEFAULT_SKETCH_WAIT_SECONDS, type PrintEnv } from "../../workers/sketch/pdf/print-jobs";
 import { PART_SIZE, R2MultipartSink } from "../../workers/sketch/pdf/sink";
 import { textWidth, toWinAnsi } from "../../workers/sketch/pdf/text";
+import { bookFonts } from "../../workers/sketch/pdf/fonts";
 import { database, schema } from "../../app/core/db/database.server";
 import { decodeFlatePngPredicted, parsePdf, shownText } from "./pdf-parser";
 import { lineArt } from "./line-art";
+import { syntheticPhoto, toPng } from "./helpers";
+import { sketchKeyFor } from "../../app/core/contracts/sketch";
 
 const printEnv = env as unknown as PrintEnv;
 const LETTER_WITH_BLEED = [0, 0, 630, 810];
@@ -155,12 +158,47 @@ describe("the book PDF", () => {
     const starts = [...pdf.pages[0].content.matchAll(/1 0 0 1 ([\d.]+) [\d.]+ Tm/g)].map((m) => Number(m[1]));
     expect(starts).toHaveLength(lines.length);
     lines.forEach((line, i) => {
-      const width = textWidth(toWinAnsi(line).bytes, "Helvetica-Bold", size);
+      const width = textWidth(toWinAnsi(line).bytes, bookFonts().bold, size);
       expect(width).toBeLessThanOrEqual(SAFE_AREA.right - SAFE_AREA.left);
       expect(starts[i]).toBeGreaterThanOrEqual(SAFE_AREA.left);
       expect(starts[i] + width / 2).toBeCloseTo(PAGE_WIDTH_PT / 2, 1);
     });
     expect(shownText(pdf.pages[1].content).join(" ")).toBe("Für Oma \x97 mit Liebe. !"); // WinAnsi 151 is the em dash
+  });
+});
+
+describe("the print PDFs' fonts", () => {
+  /** Every object of a PDF written by our writer (no object streams), by number. */
+  function objectsOf(bytes: Uint8Array): Map<number, string> {
+    const text = new TextDecoder("latin1").decode(bytes);
+    const objects = new Map<number, string>();
+    for (const match of text.matchAll(/(\d+) 0 obj\n([\s\S]*?)\nendobj/g)) objects.set(Number(match[1]), match[2]);
+    return objects;
+  }
+  const ref = (dictionary: string, key: string) => Number(new RegExp(`/${key} (\\d+) 0 R`).exec(dictionary)?.[1]);
+
+  it("are embedded: every /Font of the book and the cover is a TrueType font with a /FontDescriptor and its /FontFile2, measured with its own widths", async () => {
+    const png = await encodeGrayPng(lineArt(300, 400, 12));
+    await writeBookPdf(new R2MultipartSink(env.IMAGES, "print/TEST-FONTS.pdf"), { title: "Fonts", dedication: "For the printer", pages: [async () => png] });
+    await writeCoverPdf(new R2MultipartSink(env.IMAGES, "print/TEST-FONTS-cover.pdf"), { title: "Fonts", front: async () => png });
+    for (const key of ["print/TEST-FONTS.pdf", "print/TEST-FONTS-cover.pdf"]) {
+      const objects = objectsOf(await readObject(key));
+      const fonts = [...objects.values()].filter((body) => /\/Type \/Font\b/.test(body));
+      expect(fonts.length, key).toBeGreaterThan(0);
+      for (const font of fonts) {
+        expect(font).toContain("/Subtype /TrueType");
+        expect(font).not.toMatch(/\/BaseFont \/Helvetica/);
+        const descriptor = objects.get(ref(font, "FontDescriptor"));
+        expect(descriptor, font).toBeDefined();
+        const file = objects.get(ref(descriptor!, "FontFile2"));
+        expect(file, descriptor).toMatch(/^<< \/Length1 \d+ \/Filter \/FlateDecode \/Length \d+ >>\nstream\n/);
+        const face = font.includes("Italic") ? bookFonts().italic : bookFonts().bold;
+        expect(/\/Widths \[([\d ]+)\]/.exec(font)![1].split(" ").map(Number)).toEqual(face.widths);
+      }
+    }
+    expect(bookFonts().bold.widths["W".charCodeAt(0) - 32]).toBeGreaterThan(0);
+    expect(bookFonts().bold.postScriptName).toBe("Lato-Bold");
+    expect(bookFonts().italic.italic).toBe(true);
   });
 });
 
@@ -262,6 +300,25 @@ describe("print-jobs consumer", () => {
     expect(await env.IMAGES.head(printKeyFor(orderNumber))).toBeNull();
   });
 
+  it("draws a paid page that failed, or is not at its paid level, again from its original before printing: never a short book", async () => {
+    const { orderId, orderNumber, imageIds } = await seedPaidOrder(["completed", "failed", "completed"]);
+    const originalOf = (id: number) => env.DB.prepare("SELECT original_key FROM images WHERE id = ?").bind(id).first<string>("original_key");
+    for (const id of imageIds.slice(1)) await env.IMAGES.put((await originalOf(id))!, await toPng(syntheticPhoto(640, 480, id)));
+    // The third page was paid for at the detailed level; the book has it drawn at standard.
+    const printPages = imageIds.map((imageId, i) => ({ imageId, detailLevel: i === 2 ? "detailed" : "standard", sketchKey: null }));
+    await env.DB.prepare("UPDATE orders SET print_pages = ? WHERE id = ?").bind(JSON.stringify(printPages), orderId).run();
+
+    expect(await runPrintJob(orderId)).toMatchObject({ acked: true, retried: false });
+    const order = await orderRow(orderId);
+    expect(order).toMatchObject({ pdfKey: printKeyFor(orderNumber), printStatus: null });
+    const pdf = parsePdf(await readObject(printKeyFor(orderNumber)));
+    expect(pdf.pageObjectCount).toBe(2 + 3);
+    // The failed page is drawn now, and the customer's page shows it.
+    const redrawn = await env.DB.prepare("SELECT processing_status, sketch_key FROM images WHERE id = ?").bind(imageIds[1]).first<{ processing_status: string; sketch_key: string }>();
+    expect(redrawn).toEqual({ processing_status: "completed", sketch_key: sketchKeyFor((await originalOf(imageIds[1]))!, "standard") });
+    expect(await env.IMAGES.head(sketchKeyFor((await originalOf(imageIds[2]))!, "detailed"))).not.toBeNull();
+  });
+
   it("prints every paid page once all are drawn: photos plus title and dedication, one file whatever the quantity", async () => {
     const { orderId, orderNumber } = await seedPaidOrder(["completed", "completed", "completed"]);
     expect(await runPrintJob(orderId)).toMatchObject({ acked: true, retried: false });
@@ -313,6 +370,22 @@ describe("print-jobs consumer", () => {
     const pdf = parsePdf(await readObject(printKeyFor(orderNumber)));
     expect(pdf.pageObjectCount).toBe(2 + 2);
     expect(pdf.pages.slice(2).map((page) => [page.image!.width, page.image!.height])).toEqual([[400, 300], [240, 320]]);
+  });
+
+  it("makes the cover at the size the order records from the printer, and makes a removed cover again without rebuilding the stored PDF", async () => {
+    const { orderId, orderNumber } = await seedPaidOrder(["completed", "completed"]);
+    expect(await runPrintJob(orderId)).toMatchObject({ acked: true });
+    expect(await orderRow(orderId)).toMatchObject({ coverWidthPt: 1242, coverHeightPt: 810 });
+    const interior = await env.IMAGES.head(printKeyFor(orderNumber));
+
+    // The app Worker recorded Lulu's size and removed the cover (test/api/print-partner.test.ts).
+    await env.DB.prepare("UPDATE orders SET cover_width_pt = 1260.5, cover_height_pt = 812 WHERE id = ?").bind(orderId).run();
+    await env.IMAGES.delete(coverKeyFor(orderNumber));
+    expect(await runPrintJob(orderId)).toMatchObject({ acked: true, retried: false });
+    const cover = parsePdf(await readObject(coverKeyFor(orderNumber)));
+    expect(cover.pages[0].mediaBox).toEqual([0, 0, 1260.5, 812]);
+    expect(cover.pages[0].trimBox).toEqual([9, 9, 1251.5, 803]);
+    expect((await env.IMAGES.head(printKeyFor(orderNumber)))!.etag).toBe(interior!.etag);
   });
 
   it("makes no PDF for an order that is not paid", async () => {

@@ -36,3 +36,14 @@ export function coverKeyFor(orderNumber: string): string {
 export function partnerInteriorKeyFor(orderNumber: string): string {
   return `${PRINT_PREFIX}${orderNumber}-interior.pdf`;
 }
+
+/** Pages of the partner's interior for a book of `sketchPages` pictures: title, dedication, each picture, each with its blank back. */
+export function partnerInteriorPageCount(sketchPages: number): number {
+  return 2 * (2 + sketchPages);
+}
+
+/** A cover's size in points, bleed included. */
+export interface CoverSize {
+  widthPt: number;
+  heightPt: number;
+}

@@ -3,7 +3,7 @@
  * drizzle-kit generates migrations/ from this file; both Workers import it.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 import { BOOK_TYPES, type BookType, type Pricing } from "../catalog";
 import { DETAIL_LEVELS, type DetailLevel } from "../engine-limits";
@@ -34,7 +34,8 @@ export type PrintStatus = (typeof PRINT_STATUSES)[number];
 export const UPLOAD_STATUSES = ["ticketed", "uploaded", "converted", "failed"] as const;
 
 /** The two emails an order sends: when it is paid, and when it is shipped (docs/product.md §12). */
-export const ORDER_EMAIL_KINDS = ["order-confirmation", "order-shipped"] as const;
+/** `pdf-ready`: the link to the customer's own PDF, when it was made after the confirmation went out. */
+export const ORDER_EMAIL_KINDS = ["order-confirmation", "order-shipped", "pdf-ready"] as const;
 export type OrderEmailKind = (typeof ORDER_EMAIL_KINDS)[number];
 /**
  * `pending`: waiting for (another) delivery attempt; `sent`: the provider accepted it;
@@ -261,6 +262,10 @@ export interface CustomerInfo {
   city: string;
   zipCode: string;
   country: string;
+  /** For the carrier; absent on orders placed before the delivery form asked (decision 032). */
+  phone?: string;
+  /** The state or province code of a US or Canadian address (decision 032). */
+  stateCode?: string;
 }
 
 export const orders = sqliteTable(
@@ -317,6 +322,12 @@ export const orders = sqliteTable(
     printClaimedAt: integer("print_claimed_at", { mode: "timestamp" }),
     carrier: text("carrier"),
     trackingUrl: text("tracking_url"),
+    /**
+     * The cover's size in points as the print partner gave it for the product and page count
+     * (Lulu's /cover-dimensions/); null: the size our own specification gives (decision 028).
+     */
+    coverWidthPt: real("cover_width_pt"),
+    coverHeightPt: real("cover_height_pt"),
   },
   (t) => [
     uniqueIndex("orders_order_number_idx").on(t.orderNumber),
@@ -376,6 +387,8 @@ export const orderEmails = sqliteTable(
     /** The provider's last refusal, for the desk; never shown to customers. */
     lastError: text("last_error"),
     providerMessageId: text("provider_message_id"),
+    /** Until when the link to the customer's own PDF in this email works; null: it carries none. */
+    pdfLinkUntil: integer("pdf_link_until", { mode: "timestamp" }),
     createdAt: createdAt(),
     sentAt: integer("sent_at", { mode: "timestamp" }),
   },

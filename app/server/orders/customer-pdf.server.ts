@@ -1,7 +1,9 @@
 /**
  * The customer's own PDF of their book, to print at home (docs/decisions/028): once the print
  * PDF exists, the success page and /orders/{number} give a signed link valid
- * CUSTOMER_PDF_LINK_DAYS; each visit to those pages gives a fresh one. The file is streamed
+ * CUSTOMER_PDF_LINK_DAYS; each visit to those pages gives a fresh one. The order confirmation
+ * email carries one when the PDF exists by then, else the pdf-ready email does, once
+ * (order-emails.server.ts). The file is streamed
  * from the private R2 bucket by the app Worker, never a public URL.
  */
 import { and, eq } from "drizzle-orm";
@@ -15,9 +17,14 @@ const signedMessage = (orderNumber: string, expires: number) => `customer-pdf\n$
 
 /** A relative link (the pages it is shown on are the shop's own). */
 export async function customerPdfUrl(env: Env, orderNumber: string, now: Date): Promise<string> {
+  return (await customerPdfLink(env, orderNumber, now)).path;
+}
+
+/** The link's path and until when it works (an email puts the shop's origin before it and names the date). */
+export async function customerPdfLink(env: Env, orderNumber: string, now: Date): Promise<{ path: string; expiresAt: Date }> {
   const expires = Math.floor(now.getTime() / 1000) + CUSTOMER_PDF_LINK_DAYS * 24 * 60 * 60;
   const query = new URLSearchParams({ expires: String(expires), signature: await hmacBase64Url(env, signedMessage(orderNumber, expires)) });
-  return `/orders/${encodeURIComponent(orderNumber)}/book.pdf?${query}`;
+  return { path: `/orders/${encodeURIComponent(orderNumber)}/book.pdf?${query}`, expiresAt: new Date(expires * 1000) };
 }
 
 export type CustomerPdf = { status: "ok"; object: R2ObjectBody } | { status: "expired" } | { status: "not-found" };

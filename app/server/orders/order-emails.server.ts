@@ -1,6 +1,8 @@
 /**
  * Order emails (docs/product.md §12, decision 015): the confirmation when an order is paid and the shipped email
- * with its tracking number. An email is recorded in D1 (`order_emails`) first and delivered
+ * with its tracking number. The customer's own PDF link (decision 028) goes out exactly once: in
+ * the confirmation when the PDF exists by then, else in the pdf-ready email recorded when the PDF
+ * is made (recordPdfReadyEmail; the cron records one that was missed). An email is recorded in D1 (`order_emails`) first and delivered
  * from there, so a failed delivery never loses it and never blocks the payment or the desk.
  *
  * Life of a row (statuses documented in app/core/db/schema.server.ts):
@@ -17,14 +19,16 @@
 import { and, eq, gte, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { createElement } from "react";
 import { COUNTRY_NAMES, DELIVERY_RANGE_TEXT, ORDER_EMAIL_TEXT } from "~/lib/customer-copy";
-import { LOCAL_SHOP_ORIGIN, ORDER_EMAIL_BATCH_SIZE, ORDER_EMAIL_CLAIM_SECONDS, ORDER_EMAIL_MAX_ATTEMPTS, ORDER_EMAIL_REPAIR_WINDOW_DAYS, ORDER_EMAIL_RETRY_BASE_SECONDS, type DeliveryCountry } from "~/lib/shop-rules";
-import { formatMoney } from "~/lib/format";
+import { LOCAL_SHOP_ORIGIN, ORDER_EMAIL_BATCH_SIZE, ORDER_EMAIL_CLAIM_SECONDS, ORDER_EMAIL_MAX_ATTEMPTS, ORDER_EMAIL_REPAIR_WINDOW_DAYS, ORDER_EMAIL_RETRY_BASE_SECONDS, PDF_READY_EMAIL_REPAIR_AFTER_SECONDS, type DeliveryCountry } from "~/lib/shop-rules";
+import { formatDay, formatMoney } from "~/lib/format";
 import { OrderConfirmationEmail, orderConfirmationText } from "~/emails/order-confirmation-email";
 import { OrderShippedEmail, orderShippedText } from "~/emails/order-shipped-email";
+import { PdfReadyEmail, pdfReadyText, type CustomerPdfLink } from "~/emails/pdf-ready-email";
 import { renderEmailHtml } from "~/emails/render.server";
 import { database, type Database } from "~/core/db/database.server";
 import { books, orderEmails, orders, type CustomerInfo, type Order, type OrderEmail, type OrderEmailKind } from "~/core/db/schema.server";
 import { emailProviderFor, type EmailProvider } from "./email-provider.server";
+import { customerPdfLink } from "./customer-pdf.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
 
 export interface OrderEmailOptions {
@@ -68,6 +72,37 @@ export async function recordOrderEmail(
   }
 }
 
+/**
+ * When the order's PDF has been made: the pdf-ready email, unless the customer has no confirmation
+ * yet (it will carry the link) or the confirmation already carried it. At most one per order
+ * (its row is unique per order and kind). Never throws, as recordOrderEmail.
+ */
+export async function recordPdfReadyEmail(env: Env, db: Database, orderId: number, options: OrderEmailOptions = {}): Promise<void> {
+  try {
+    if (!(await needsPdfReadyEmail(db, orderId))) return;
+  } catch (error) {
+    console.error(`order ${orderId}: could not tell whether its PDF link was emailed (the cron looks again)`, error);
+    return;
+  }
+  await recordOrderEmail(env, db, orderId, "pdf-ready", options);
+}
+
+async function needsPdfReadyEmail(db: Database, orderId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ orderId: orders.id })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), pdfLinkNotEmailed));
+  return Boolean(row);
+}
+
+/** A paid order with its PDF, a confirmation that carried no PDF link, and no pdf-ready email. */
+const pdfLinkNotEmailed = and(
+  eq(orders.paymentStatus, "paid"),
+  isNotNull(orders.pdfKey),
+  sql`EXISTS (SELECT 1 FROM ${orderEmails} WHERE ${orderEmails.orderId} = ${orders.id} AND ${orderEmails.kind} = 'order-confirmation' AND ${orderEmails.pdfLinkUntil} IS NULL)`,
+  sql`NOT EXISTS (SELECT 1 FROM ${orderEmails} WHERE ${orderEmails.orderId} = ${orders.id} AND ${orderEmails.kind} = 'pdf-ready')`,
+)!;
+
 /** The new row's id, or null when the order already has this email (or has no address). */
 async function insertOrderEmail(
   env: Env,
@@ -78,7 +113,7 @@ async function insertOrderEmail(
   now: Date,
   requestOrigin?: string,
 ): Promise<number | null> {
-  const content = await composeOrderEmail(env, db, orderId, kind, requestOrigin);
+  const content = await composeOrderEmail(env, db, orderId, kind, now, requestOrigin);
   if (!content) return null;
   const [recorded] = await db
     .insert(orderEmails)
@@ -198,6 +233,11 @@ async function ordersMissingEmails(db: Database, now: Date): Promise<{ orderId: 
     .from(orders)
     .where(and(eq(orders.paymentStatus, "paid"), gte(orders.paidAt, since), missing("order-confirmation")))
     .limit(ORDER_EMAIL_BATCH_SIZE);
+  const pdfLinkMissing = await db
+    .select({ orderId: orders.id })
+    .from(orders)
+    .where(and(gte(orders.paidAt, since), lte(orders.pdfReadyAt, new Date(now.getTime() - PDF_READY_EMAIL_REPAIR_AFTER_SECONDS * 1000)), pdfLinkNotEmailed))
+    .limit(ORDER_EMAIL_BATCH_SIZE);
   const unannounced = await db
     .select({ orderId: orders.id })
     .from(orders)
@@ -206,6 +246,7 @@ async function ordersMissingEmails(db: Database, now: Date): Promise<{ orderId: 
   return [
     ...unconfirmed.map(({ orderId }) => ({ orderId, kind: "order-confirmation" as const })),
     ...unannounced.map(({ orderId }) => ({ orderId, kind: "order-shipped" as const })),
+    ...pdfLinkMissing.map(({ orderId }) => ({ orderId, kind: "pdf-ready" as const })),
   ];
 }
 
@@ -214,6 +255,7 @@ interface ComposedEmail {
   subject: string;
   html: string;
   textBody: string;
+  pdfLinkUntil: Date | null;
 }
 
 async function composeOrderEmail(
@@ -221,6 +263,7 @@ async function composeOrderEmail(
   db: Database,
   orderId: number,
   kind: OrderEmailKind,
+  now: Date,
   requestOrigin: string | undefined,
 ): Promise<ComposedEmail | null> {
   const [row] = await db
@@ -242,9 +285,24 @@ async function composeOrderEmail(
     bookTitle: title,
     trackingUrl: orderTrackingUrl(origin, order),
   };
+  if (kind === "pdf-ready") {
+    if (!order.pdfKey) return null;
+    const link = await pdfLinkOf(env, origin, order, now);
+    const props = { ...common, pdf: link.pdf };
+    return {
+      toAddress: customer.email,
+      subject: ORDER_EMAIL_TEXT.pdfReadySubject(order.orderNumber),
+      html: await renderEmailHtml(createElement(PdfReadyEmail, props)),
+      textBody: pdfReadyText(props),
+      pdfLinkUntil: link.expiresAt,
+    };
+  }
   if (kind === "order-confirmation") {
+    // The link goes out once: here when the PDF exists by now, unless a pdf-ready email has it.
+    const link = order.pdfKey && !(await hasEmail(db, order.id, "pdf-ready")) ? await pdfLinkOf(env, origin, order, now) : null;
     const props = {
       ...common,
+      pdf: link?.pdf ?? null,
       pages: order.pricing.pages,
       quantity: order.pricing.quantity,
       total: formatMoney(order.pricing.total, order.pricing.currency),
@@ -256,6 +314,7 @@ async function composeOrderEmail(
       subject: ORDER_EMAIL_TEXT.confirmationSubject(order.orderNumber),
       html: await renderEmailHtml(createElement(OrderConfirmationEmail, props)),
       textBody: orderConfirmationText(props),
+      pdfLinkUntil: link?.expiresAt ?? null,
     };
   }
   const props = { ...common, trackingNumber: order.trackingNumber, carrier: order.carrier, carrierTrackingUrl: order.trackingUrl };
@@ -264,7 +323,22 @@ async function composeOrderEmail(
     subject: ORDER_EMAIL_TEXT.shippedSubject(order.orderNumber),
     html: await renderEmailHtml(createElement(OrderShippedEmail, props)),
     textBody: orderShippedText(props),
+    pdfLinkUntil: null,
   };
+}
+
+async function hasEmail(db: Database, orderId: number, kind: OrderEmailKind): Promise<boolean> {
+  const [row] = await db
+    .select({ id: orderEmails.id })
+    .from(orderEmails)
+    .where(and(eq(orderEmails.orderId, orderId), eq(orderEmails.kind, kind)));
+  return Boolean(row);
+}
+
+/** The customer's signed PDF link, absolute (an email is read outside the shop). */
+async function pdfLinkOf(env: Env, origin: string, order: Order, now: Date): Promise<{ pdf: CustomerPdfLink; expiresAt: Date }> {
+  const { path, expiresAt } = await customerPdfLink(env, order.orderNumber, now);
+  return { pdf: { url: `${origin}${path}`, until: formatDay(expiresAt) }, expiresAt };
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { DELIVERY_RANGE_TEXT } from "~/lib/customer-copy";
+import { formatDay } from "~/lib/format";
 import type { Database } from "~/core/db/database.server";
 import { books, orders, type Order } from "~/core/db/schema.server";
 
@@ -78,8 +79,4 @@ function trackedOrder(order: Order, bookTitle: string): TrackedOrder {
           }
         : null,
   };
-}
-
-function formatDay(date: Date): string {
-  return date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 }

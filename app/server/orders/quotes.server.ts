@@ -3,7 +3,7 @@
  * while under an unguessable id. An order names a quote and copies its prices; prices sent by a
  * browser are never read (docs/decisions/002).
  */
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, ne } from "drizzle-orm";
 import type { QuoteResponse } from "~/lib/api-types";
 import { API_MESSAGES } from "~/lib/customer-copy";
 import { QUOTE_TTL_SECONDS } from "~/lib/shop-rules";
@@ -18,12 +18,16 @@ export interface DeliveryAddress {
   zipCode: string;
 }
 
-/** The photos a book prints: its selected images (only completed ones can be selected). */
+/**
+ * The photos a book prints: its selected images, less any whose sketch failed. A create-book
+ * order selects every photo before it is drawn, so a photo that then fails to draw stays
+ * selected; it is never priced, nor recorded as a paid page (paid-pages.server.ts).
+ */
 export async function printedPhotoCount(db: Database, bookId: number): Promise<number> {
   const [{ selected }] = await db
     .select({ selected: count() })
     .from(images)
-    .where(and(eq(images.bookId, bookId), eq(images.isSelected, true)));
+    .where(and(eq(images.bookId, bookId), eq(images.isSelected, true), ne(images.processingStatus, "failed")));
   return selected;
 }
 

@@ -14,7 +14,7 @@ import { checkouts, orders, quotes, uploads, type Checkout, type Order } from "~
 import { jsonError, notFound } from "~/server/http/http.server";
 import { estimatedDeliveryText, newOrderNumber } from "~/server/orders/orders.server";
 import { startOrderPayment, type PaymentContext } from "./payments.server";
-import { priceWithinPlan } from "~/server/orders/quotes.server";
+import { priceWithinPlan, printedPhotoCount } from "~/server/orders/quotes.server";
 
 export type RecordBookDataInput = z.infer<typeof recordBookDataSchema>;
 export type CreateCheckoutSessionInput = z.infer<typeof createCheckoutSessionSchema>;
@@ -207,12 +207,17 @@ export async function retryPayment(ctx: PaymentContext, sessionId: string, input
   return startOrderPayment(ctx, order);
 }
 
-/** A quote lives half an hour; a buyer who comes back later pays today's price for the same book. */
+/**
+ * A quote lives half an hour; a buyer who comes back later pays today's price for the same book.
+ * A photo whose sketch failed since is no page of the book (quotes.server.ts printedPhotoCount):
+ * the order is priced again without it, or refused with the plan's minimum when that is too few.
+ */
 async function renewExpiredQuote(db: Database, order: Order, now: Date): Promise<Order> {
-  const quote = order.quoteId ? await db.query.quotes.findFirst({ where: eq(quotes.id, order.quoteId) }) : undefined;
-  if (quote && quote.expiresAt > now) return order;
+  const photos = await printedPhotoCount(db, order.bookId);
   if (order.paymentStatus === "paying" && order.paymentExpiresAt && order.paymentExpiresAt > now) return order;
-  const { plan, photos, quantity } = order.pricing;
+  const quote = order.quoteId ? await db.query.quotes.findFirst({ where: eq(quotes.id, order.quoteId) }) : undefined;
+  if (quote && quote.expiresAt > now && photos === order.pricing.photos) return order;
+  const { plan, quantity } = order.pricing;
   const pricing = priceWithinPlan(plan, photos, quantity);
   const [renewed] = await db
     .insert(quotes)

@@ -68,8 +68,26 @@ export async function requirePagesEditable(db: Database, bookId: number, now = n
  * drawn at, with its sketch once that level is drawn. A page not drawn yet (a create-book order
  * is paid before its photos are drawn) or being redrawn has no key: it is printed as drawn at its
  * level, by whichever engine draws it, so a deploy between checkout and print changes nothing.
+ * A page whose sketch failed is not a page of the book: it is neither priced nor paid for.
  */
 export async function currentBookPages(db: Database, bookId: number): Promise<PrintPage[]> {
+  return (await selectedPages(db, bookId)).filter((page) => !page.failed).map(({ failed: _, ...page }) => page);
+}
+
+/**
+ * The book's pages now, to compare with the `paid` ones: as currentBookPages, except that a paid
+ * page whose drawing failed after the checkout opened is still the page paid for. A drawing that
+ * fails is not a change the customer made; the print job draws such a page again or stops the
+ * order for the desk (docs/decisions/028).
+ */
+export async function bookPagesComparedWith(db: Database, bookId: number, paid: PrintPage[]): Promise<PrintPage[]> {
+  const paidIds = new Set(paid.map((page) => page.imageId));
+  return (await selectedPages(db, bookId))
+    .filter((page) => !page.failed || paidIds.has(page.imageId))
+    .map(({ failed: _, ...page }) => page);
+}
+
+async function selectedPages(db: Database, bookId: number): Promise<(PrintPage & { failed: boolean })[]> {
   const rows = await db
     .select({ id: images.id, status: images.processingStatus, sketchKey: images.sketchKey, detailLevel: pageDetailLevel })
     .from(images)
@@ -77,7 +95,7 @@ export async function currentBookPages(db: Database, bookId: number): Promise<Pr
     .orderBy(asc(images.id));
   return rows.map((row) => {
     const drawn = row.status === "completed" && row.sketchKey !== null && drawnLevel(row.sketchKey) === row.detailLevel;
-    return { imageId: row.id, detailLevel: row.detailLevel, sketchKey: drawn ? row.sketchKey : null };
+    return { imageId: row.id, detailLevel: row.detailLevel, sketchKey: drawn ? row.sketchKey : null, failed: row.status === "failed" };
   });
 }
 

@@ -38,7 +38,7 @@ import { stripeProvider } from "./stripe.server";
 import { requirePhotoCountOfQuote } from "~/server/orders/quotes.server";
 import { queuePendingImages } from "~/server/books/books.server";
 import { recordOrderEmail } from "~/server/orders/order-emails.server";
-import { currentBookPages, pagesDigest, paymentIsOpen, samePages } from "./paid-pages.server";
+import { bookPagesComparedWith, currentBookPages, pagesDigest, paymentIsOpen, samePages } from "./paid-pages.server";
 import { recordPaymentProblem } from "./payment-problems.server";
 import { checkoutCancelUrl } from "./checkout-cancel-link.server";
 
@@ -444,7 +444,7 @@ async function pagesProblem(db: Database, order: Order, event: CheckoutEvent, op
   if (openedFor === null ? opened.attempt !== order.paymentAttempt : openedFor !== (await pagesDigest(order.printPages))) {
     return "the checkout was opened for other pages than the order now records";
   }
-  if (!samePages(order.printPages, await currentBookPages(db, order.bookId))) {
+  if (!samePages(order.printPages, await bookPagesComparedWith(db, order.bookId, order.printPages))) {
     return "the book's pages changed after its checkout opened";
   }
   return null;

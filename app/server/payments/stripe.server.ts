@@ -4,7 +4,7 @@
  * SubtleCrypto provider (Workers have no Node crypto).
  */
 import Stripe from "stripe";
-import { PLANS } from "~/lib/shop-rules";
+import { PLANS, STATE_CODES, type DeliveryCountry } from "~/lib/shop-rules";
 import type { CustomerInfo } from "~/core/db/schema.server";
 import type { CheckoutEvent, CheckoutRequest, PaymentProvider } from "./payment-provider.server";
 
@@ -79,8 +79,10 @@ export function checkoutSessionParams(request: CheckoutRequest): Stripe.Checkout
     cancel_url: request.cancelUrl,
     expires_at: Math.floor(request.expiresAt.getTime() / 1000),
     ...(order.customerInfo?.email ? { customer_email: order.customerInfo.email } : {}),
+    // The print partner needs a phone number for the carrier (decision 032); Stripe's address
+    // form asks US and Canadian buyers for their state itself.
     ...(request.collectShippingAddress
-      ? { shipping_address_collection: { allowed_countries: Object.values(TO_STRIPE_COUNTRY) } }
+      ? { shipping_address_collection: { allowed_countries: Object.values(TO_STRIPE_COUNTRY) }, phone_number_collection: { enabled: true } }
       : {}),
   };
 }
@@ -159,6 +161,7 @@ function customerFromSession(session: Stripe.Checkout.Session): CustomerInfo | n
   const address = shipping?.address;
   if (!shipping || !address?.line1 || !address.country) return null;
   const [firstName, ...rest] = (shipping.name ?? session.customer_details?.name ?? "").trim().split(/\s+/);
+  const phone = session.customer_details?.phone ?? null;
   return {
     firstName: firstName ?? "",
     lastName: rest.join(" "),
@@ -168,5 +171,7 @@ function customerFromSession(session: Stripe.Checkout.Session): CustomerInfo | n
     city: address.city ?? "",
     zipCode: address.postal_code ?? "",
     country: FROM_STRIPE_COUNTRY[address.country] ?? address.country,
+    ...(phone ? { phone } : {}),
+    ...(address.state && STATE_CODES[FROM_STRIPE_COUNTRY[address.country] as DeliveryCountry] ? { stateCode: address.state.toUpperCase() } : {}),
   };
 }

@@ -10,9 +10,12 @@ import {
   PrintJobRefusedError,
   PrintPartnerUnavailableError,
   type PartnerJob,
+  type PrintCost,
+  type PrintCostRequest,
   type PrintJobRequest,
   type PrintPartner,
 } from "./print-partner.server";
+import type { CoverSize } from "~/core/contracts/print";
 
 export const LULU_PRODUCTION_API = "https://api.lulu.com";
 export const LULU_SANDBOX_API = "https://api.sandbox.lulu.com";
@@ -109,6 +112,37 @@ export function luluPartner(config: LuluConfig, fetchFn: typeof fetch = fetch, c
       if (!response.ok) throw await failure("print job", response);
       return partnerJob((await response.json()) as LuluJob);
     },
+    /** `POST /cover-dimensions/`, in points: the one-piece cover with its bleed, never a guess. */
+    async coverSize(interiorPageCount: number): Promise<CoverSize> {
+      const response = await authorized("/cover-dimensions/", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ pod_package_id: config.podPackageId, interior_page_count: interiorPageCount, unit: "pt" }),
+      });
+      if (!response.ok) throw await failure("cover dimensions", response);
+      const body = (await response.json()) as { width?: string | number; height?: string | number; unit?: string };
+      const widthPt = Number(body.width);
+      const heightPt = Number(body.height);
+      if (body.unit !== "pt" || !(widthPt > 0) || !(heightPt > 0)) {
+        throw new PrintPartnerUnavailableError(`Lulu cover dimensions: an answer we cannot use: ${JSON.stringify(body).slice(0, 200)}`);
+      }
+      return { widthPt, heightPt };
+    },
+    /** `POST /print-job-cost-calculations/`: the job's total as Lulu will charge it, tax included. */
+    async jobCost(request: PrintCostRequest): Promise<PrintCost> {
+      const response = await authorized("/print-job-cost-calculations/", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          line_items: [{ page_count: request.interiorPageCount, pod_package_id: config.podPackageId, quantity: request.quantity }],
+          shipping_address: luluShippingAddress(config, request.shipTo),
+          shipping_option: config.shippingLevel,
+        }),
+      });
+      if (!response.ok) throw await failure("cost calculation", response);
+      const body = (await response.json()) as { currency?: string; total_cost_incl_tax?: string | number };
+      return { currency: body.currency ?? "?", totalInclTax: String(body.total_cost_incl_tax ?? "?") };
+    },
   };
 }
 
@@ -145,17 +179,23 @@ export function luluJobBody(config: Pick<LuluConfig, "podPackageId" | "shippingL
         },
       },
     ],
-    shipping_address: {
-      name: `${to.firstName} ${to.lastName}`.trim(),
-      street1: to.address1,
-      ...(to.address2 ? { street2: to.address2 } : {}),
-      city: to.city,
-      postcode: to.zipCode,
-      country_code: countryCode(to.country),
-      email: to.email,
-      // Our delivery form asks for no phone; the carrier gets the shop's (decision 028).
-      phone_number: config.contactPhone,
-    },
+    shipping_address: luluShippingAddress(config, to),
+  };
+}
+
+function luluShippingAddress(config: Pick<LuluConfig, "contactPhone">, to: CustomerInfo) {
+  return {
+    name: `${to.firstName} ${to.lastName}`.trim(),
+    street1: to.address1,
+    ...(to.address2 ? { street2: to.address2 } : {}),
+    city: to.city,
+    postcode: to.zipCode,
+    country_code: countryCode(to.country),
+    // Lulu needs it for the US and Canada; the delivery form asks for it there (decision 032).
+    ...(to.stateCode ? { state_code: to.stateCode } : {}),
+    email: to.email,
+    // The customer's, for the carrier; orders placed before the form asked for one send the shop's.
+    phone_number: to.phone || config.contactPhone,
   };
 }
 

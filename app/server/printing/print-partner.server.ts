@@ -3,6 +3,7 @@
  * local test printer implement. Only types live here; `printPartnerFor` (printing.server.ts)
  * chooses one, and no partner at all means the orders desk's manual moves (decision 015).
  */
+import type { CoverSize } from "~/core/contracts/print";
 import type { CustomerInfo } from "~/core/db/schema.server";
 
 export interface PrintJobRequest {
@@ -32,6 +33,25 @@ export interface PrintPartner {
   submitJob(request: PrintJobRequest): Promise<PartnerJob>;
   /** The key the partner signs its webhook calls with (Lulu-HMAC-SHA256). */
   readonly webhookSecret: string;
+  /**
+   * The cover size the partner asks for its product and this many interior pages; absent: the
+   * partner takes the cover our specification gives (the local test printer).
+   */
+  coverSize?(interiorPageCount: number): Promise<CoverSize>;
+  /** What the partner will charge for the job, priced before it is sent (logged with the order). */
+  jobCost?(request: PrintCostRequest): Promise<PrintCost>;
+}
+
+export interface PrintCostRequest {
+  interiorPageCount: number;
+  quantity: number;
+  shipTo: CustomerInfo;
+}
+
+/** The partner's own figures, as it states them ("USD", "12.34"). */
+export interface PrintCost {
+  currency: string;
+  totalInclTax: string;
 }
 
 /** The partner could not be reached or failed on its side (5xx, 429, time-out): the queue retries. */

@@ -12,11 +12,11 @@ import {
   PRINT_SUBMIT_RETRY_BASE_SECONDS,
   PRINT_SUBMIT_RETRY_MAX_SECONDS,
 } from "~/lib/shop-rules";
-import type { PrintJob, PrintSubmission } from "~/core/contracts/print";
+import { coverKeyFor, partnerInteriorPageCount, type CoverSize, type PrintJob, type PrintSubmission } from "~/core/contracts/print";
 import { database, type Database } from "~/core/db/database.server";
 import { books, orders, type Order } from "~/core/db/schema.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
-import { shopOrigin } from "~/server/orders/order-emails.server";
+import { recordPdfReadyEmail, shopOrigin } from "~/server/orders/order-emails.server";
 import type { TestPrinterMove } from "~/lib/admin-schemas";
 import { localTestPrinter, moveLocalPrintJob } from "./local-test-printer.server";
 import { handlePrintWebhook, type WebhookAnswer } from "./print-webhook.server";
@@ -98,8 +98,14 @@ export async function sendOrderToPrinter(
   const book = await db.query.books.findFirst({ where: eq(books.id, claimed.bookId), columns: { title: true } });
   if (!claimed.customerInfo) return recordRefusal(db, claimed, partner, "the order has no delivery address");
   const origin = shopOrigin(env);
+  const interiorPageCount = partnerInteriorPageCount(claimed.printPages?.length ?? claimed.pricing.photos);
   let job;
   try {
+    if (partner.coverSize) {
+      const wanted = await partner.coverSize(interiorPageCount);
+      if (!sameCoverSize(wanted, claimed)) return remakeCover(env, db, claimed, wanted);
+    }
+    if (partner.jobCost) await logJobCost(partner, claimed, interiorPageCount);
     job = await partner.submitJob({
       externalId: printExternalId(claimed),
       title: book?.title ?? "Coloring book",
@@ -133,6 +139,46 @@ export async function sendOrderToPrinter(
   return { status: "sent", jobId: job.id };
 }
 
+/** Within half a point: Lulu states sizes to a thousandth of a point. */
+function sameCoverSize(wanted: CoverSize, order: Pick<Order, "coverWidthPt" | "coverHeightPt">): boolean {
+  return (
+    order.coverWidthPt !== null &&
+    order.coverHeightPt !== null &&
+    Math.abs(wanted.widthPt - order.coverWidthPt) < 0.5 &&
+    Math.abs(wanted.heightPt - order.coverHeightPt) < 0.5
+  );
+}
+
+/**
+ * The partner asks for another cover size than ours was made at (or we do not know ours): the
+ * size is recorded on the order, the cover removed, and the print job makes it again at that size;
+ * once it exists, the order comes back here (print-submissions) and is sent. The claim is given back.
+ */
+async function remakeCover(env: Env, db: Database, order: Order, size: CoverSize): Promise<SendOutcome> {
+  await db
+    .update(orders)
+    .set({ coverWidthPt: size.widthPt, coverHeightPt: size.heightPt, printStatus: null, printClaimedAt: null })
+    .where(and(eq(orders.id, order.id), eq(orders.printStatus, "sending")));
+  await env.IMAGES.delete(coverKeyFor(order.orderNumber));
+  await env.PRINT_QUEUE.send({ orderId: order.id } satisfies PrintJob);
+  console.log(`order ${order.orderNumber}: the printer asks for a ${size.widthPt} x ${size.heightPt} pt cover; it is made again`);
+  return { status: "skipped", reason: "the cover is made again at the printer's size" };
+}
+
+/**
+ * The partner's price for the job, in the log beside the order (the desk shows what the customer
+ * paid; what the printer charges is in the partner's own account too). A failure to price it
+ * never holds the job back.
+ */
+async function logJobCost(partner: PrintPartner, order: Order, interiorPageCount: number): Promise<void> {
+  try {
+    const cost = await partner.jobCost!({ interiorPageCount, quantity: order.pricing.quantity, shipTo: order.customerInfo! });
+    console.log(`order ${order.orderNumber}: the printer charges ${cost.currency} ${cost.totalInclTax} (tax included)`);
+  } catch (error) {
+    console.warn(`order ${order.orderNumber}: the printer's cost could not be calculated`, error);
+  }
+}
+
 async function recordRefusal(db: Database, order: Order, partner: PrintPartner, reason: string): Promise<SendOutcome> {
   await db
     .update(orders)
@@ -163,6 +209,8 @@ export async function handlePrintSubmissions(batch: MessageBatch<unknown>, env: 
       message.ack();
       continue;
     }
+    // The message means the order's PDF now exists: the customer gets its link (once), partner or not.
+    await recordPdfReadyEmail(env, db, orderId);
     const partner = printPartnerFor(env, db, fetchFn);
     if (!partner) {
       // No partner: the desk's manual moves print this order.

@@ -12,16 +12,18 @@
  * spine), so a landscape sketch fills a portrait page. Our print-size sketches (3300 px long
  * edge) come out at 322-340 dpi, at or above the printer's 300.
  *
- * Text: the title in Helvetica-Bold (44 pt, smaller down to 24 pt if it needs more than five
- * lines), the dedication in Helvetica-Oblique (16 pt down to 10), both centred on the page with
- * balanced line breaks; fonts and letters as text.ts explains (standard 14 fonts, WinAnsi).
+ * Text: the title in Lato Bold (44 pt, smaller down to 24 pt if it needs more than five
+ * lines), the dedication in Lato Italic (16 pt down to 10), both centred on the page with
+ * balanced line breaks; the fonts are embedded (fonts.ts), letters as text.ts explains (WinAnsi).
  *
  * Memory: one page's PNG at a time (loaded by the caller's loader only when its page is
  * written) and the sink's one buffered part; the PDF itself is never held.
  */
+import type { CoverSize } from "../../../app/core/contracts/print";
 import { readPngForPdf } from "./png";
 import type { ByteSink } from "./sink";
-import { pdfLiteral, pdfUnicodeString, textWidth, toWinAnsi, wrapBalanced, type StandardFont } from "./text";
+import { bookFonts, embedFont, type BookFont } from "./fonts";
+import { pdfLiteral, pdfUnicodeString, textWidth, toWinAnsi, wrapBalanced } from "./text";
 import { PdfWriter, pdfNumber } from "./writer";
 
 const POINTS_PER_INCH = 72;
@@ -52,9 +54,9 @@ const SAFE_HEIGHT = SAFE_AREA.top - SAFE_AREA.bottom;
 const PAGE_MIDDLE = PAGE_WIDTH_PT / 2;
 const CENTRED_MEASURE = 2 * Math.min(PAGE_MIDDLE - SAFE_AREA.left, SAFE_AREA.right - PAGE_MIDDLE);
 
-const TITLE = { font: "Helvetica-Bold" as StandardFont, largest: 44, smallest: 24, maxLines: 5, leading: 1.2, measure: CENTRED_MEASURE };
+const TITLE = { font: "bold" as const, largest: 44, smallest: 24, maxLines: 5, leading: 1.2, measure: CENTRED_MEASURE };
 /** A dedication reads as a short centred block in italics: a 5 in measure. */
-const DEDICATION = { font: "Helvetica-Oblique" as StandardFont, largest: 16, smallest: 10, leading: 1.5, measure: Math.min(CENTRED_MEASURE, pt(5)) };
+const DEDICATION = { font: "italic" as const, largest: 16, smallest: 10, leading: 1.5, measure: Math.min(CENTRED_MEASURE, pt(5)) };
 
 const BOXES =
   `/MediaBox [0 0 ${PAGE_WIDTH_PT} ${PAGE_HEIGHT_PT}] /BleedBox [0 0 ${PAGE_WIDTH_PT} ${PAGE_HEIGHT_PT}] ` +
@@ -75,7 +77,7 @@ export interface BookPdfInput {
 
 export interface BookPdfResult {
   pageCount: number;
-  /** Characters of the title or dedication that Helvetica could not show (left out). */
+  /** Characters of the title or dedication that the book's fonts (WinAnsi) could not show (left out). */
   missingCharacters: string[];
   /** Effective resolution of the least sharp sketch page (dpi), or null without sketch pages. */
   lowestDpi: number | null;
@@ -98,12 +100,10 @@ async function writeBook(pdf: PdfWriter, input: BookPdfInput): Promise<BookPdfRe
   const catalog = pdf.allocate();
   const pageTree = pdf.allocate();
   const info = pdf.allocate();
-  const titleFont = pdf.allocate();
-  const textFont = pdf.allocate();
   await pdf.object(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R >>`);
   await pdf.object(info, `<< /Title ${pdfUnicodeString(input.title)} /Producer (coloring-book-shop) >>`);
-  await pdf.object(titleFont, standardFont(TITLE.font));
-  await pdf.object(textFont, standardFont(DEDICATION.font));
+  const titleFont = await embedFont(pdf, bookFonts()[TITLE.font]);
+  const textFont = await embedFont(pdf, bookFonts()[DEDICATION.font]);
 
   const kids: number[] = [];
   const missing = new Set<string>();
@@ -135,10 +135,6 @@ async function writeBook(pdf: PdfWriter, input: BookPdfInput): Promise<BookPdfRe
   return { pageCount: kids.length, missingCharacters: [...missing], lowestDpi };
 }
 
-function standardFont(name: StandardFont): string {
-  return `<< /Type /Font /Subtype /Type1 /BaseFont /${name} /Encoding /WinAnsiEncoding >>`;
-}
-
 async function textPage(pdf: PdfWriter, pageTree: number, fonts: string, content: string): Promise<number> {
   const page = pdf.allocate();
   const contents = pdf.allocate();
@@ -153,8 +149,9 @@ interface SetLines {
 }
 
 /** The largest size from `largest` down to `smallest` at which the text wraps into `maxLines`. */
-function fitText(paragraphs: Uint8Array[], style: { font: StandardFont; largest: number; smallest: number; measure: number }, maxLines: number): SetLines {
-  const { font, largest, smallest, measure } = style;
+function fitText(paragraphs: Uint8Array[], style: { font: "bold" | "italic"; largest: number; smallest: number; measure: number }, maxLines: number): SetLines {
+  const { largest, smallest, measure } = style;
+  const font = bookFonts()[style.font];
   let best: SetLines = { lines: [], size: smallest };
   for (let size = largest; size >= smallest; size -= 2) {
     // An empty paragraph is an empty line: the customer's blank lines stay.
@@ -169,7 +166,7 @@ function fitText(paragraphs: Uint8Array[], style: { font: StandardFont; largest:
 }
 
 /** Lines centred on the page, the block's middle at `centreY`. */
-function centredLines({ lines, size }: SetLines, font: "F1" | "F2", face: StandardFont, leading: number, centreY: number): string {
+function centredLines({ lines, size }: SetLines, font: "F1" | "F2", face: BookFont, leading: number, centreY: number): string {
   const lineHeight = size * leading;
   // Baseline of the first line: half the block above the centre, less the cap height (≈ 0.72 em).
   const firstBaseline = centreY + ((lines.length - 1) * lineHeight) / 2 - size * 0.36;
@@ -186,14 +183,14 @@ function centredLines({ lines, size }: SetLines, font: "F1" | "F2", face: Standa
 function titlePageContent(title: Uint8Array): string {
   const set = fitText([title], TITLE, TITLE.maxLines);
   // A little above the middle, where a title page's title sits to the eye.
-  return centredLines(set, "F1", TITLE.font, TITLE.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.58);
+  return centredLines(set, "F1", bookFonts()[TITLE.font], TITLE.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.58);
 }
 
 function dedicationPageContent(paragraphs: Uint8Array[]): string {
   if (paragraphs.every((paragraph) => paragraph.length === 0)) return "";
   const maxLines = Math.floor(SAFE_HEIGHT / (DEDICATION.smallest * DEDICATION.leading));
   const set = fitText(paragraphs, DEDICATION, Math.min(maxLines, 24));
-  return centredLines(set, "F2", DEDICATION.font, DEDICATION.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.6);
+  return centredLines(set, "F2", bookFonts()[DEDICATION.font], DEDICATION.leading, SAFE_AREA.bottom + SAFE_HEIGHT * 0.6);
 }
 
 /** One sketch page: the PNG's compressed scanlines as a Flate image with PNG predictors. */
@@ -247,36 +244,48 @@ export function placeImage(width: number, height: number): { matrix: number[]; d
  */
 export const COVER_WIDTH_PT = pt(2 * TRIM_WIDTH_IN + 2 * BLEED_IN);
 export const COVER_HEIGHT_PT = PAGE_HEIGHT_PT;
-const FRONT_TRIM_LEFT = BLEED + pt(TRIM_WIDTH_IN);
-export const COVER_FRONT_SAFE_AREA = {
-  left: FRONT_TRIM_LEFT + pt(OUTER_MARGIN_IN),
-  right: COVER_WIDTH_PT - BLEED - pt(OUTER_MARGIN_IN),
-  bottom: BLEED + pt(OUTER_MARGIN_IN),
-  top: COVER_HEIGHT_PT - BLEED - pt(OUTER_MARGIN_IN),
-};
-const COVER_TITLE = { font: "Helvetica-Bold" as StandardFont, largest: 40, smallest: 22, maxLines: 3, leading: 1.15 };
+export const COVER_FRONT_SAFE_AREA = coverFrontSafeArea(COVER_WIDTH_PT, COVER_HEIGHT_PT);
+
+/** The front is the right trim width of the cover: measured from its right edge, whatever the width. */
+function coverFrontSafeArea(width: number, height: number) {
+  return {
+    left: width - BLEED - pt(TRIM_WIDTH_IN) + pt(OUTER_MARGIN_IN),
+    right: width - BLEED - pt(OUTER_MARGIN_IN),
+    bottom: BLEED + pt(OUTER_MARGIN_IN),
+    top: height - BLEED - pt(OUTER_MARGIN_IN),
+  };
+}
+const COVER_TITLE = { font: "bold" as const, largest: 40, smallest: 22, maxLines: 3, leading: 1.15 };
 
 export interface CoverPdfInput {
   title: string;
   /** The page shown on the front. */
   front: () => Promise<Uint8Array>;
+  /**
+   * The whole cover, bleed included, as the print partner gives it for the product and page
+   * count (Lulu's /cover-dimensions/); COVER_WIDTH_PT x COVER_HEIGHT_PT when absent. The front is
+   * the right half, laid out from the right and bottom edges as above.
+   */
+  size?: CoverSize;
 }
 
-export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promise<void> {
+/** Writes the cover and answers the size it was made at. */
+export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promise<CoverSize> {
   try {
     const pdf = new PdfWriter(sink);
     await pdf.begin();
     const catalog = pdf.allocate();
     const pageTree = pdf.allocate();
-    const font = pdf.allocate();
+    const font = await embedFont(pdf, bookFonts()[COVER_TITLE.font]);
     const page = pdf.allocate();
     const contents = pdf.allocate();
     const xobject = pdf.allocate();
     await pdf.object(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R >>`);
-    await pdf.object(font, standardFont(COVER_TITLE.font));
     await pdf.object(pageTree, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
 
-    const safe = COVER_FRONT_SAFE_AREA;
+    const width = input.size?.widthPt ?? COVER_WIDTH_PT;
+    const height = input.size?.heightPt ?? COVER_HEIGHT_PT;
+    const safe = coverFrontSafeArea(width, height);
     const measure = safe.right - safe.left;
     const middle = (safe.left + safe.right) / 2;
     const set = fitText([toWinAnsi(input.title).bytes], { ...COVER_TITLE, measure }, COVER_TITLE.maxLines);
@@ -285,7 +294,7 @@ export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promi
     let text = "0 g\n";
     set.lines.forEach((line, i) => {
       if (line.length === 0) return;
-      const x = middle - textWidth(line, COVER_TITLE.font, set.size) / 2;
+      const x = middle - textWidth(line, bookFonts()[COVER_TITLE.font], set.size) / 2;
       text += `BT /F1 ${set.size} Tf 1 0 0 1 ${pdfNumber(x)} ${pdfNumber(titleTop - i * lineHeight)} Tm ${pdfLiteral(line)} Tj ET\n`;
     });
     // The picture fills what is left of the front below the title, with a title's line of air.
@@ -293,16 +302,16 @@ export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promi
     const pictureTop = titleTop - (set.lines.length - 1) * lineHeight - set.size;
     const boxHeight = pictureTop - safe.bottom;
     const scale = Math.min(measure / image.width, boxHeight / image.height);
-    const width = image.width * scale;
-    const height = image.height * scale;
-    const x = safe.left + (measure - width) / 2;
-    const y = safe.bottom + (boxHeight - height) / 2;
-    const picture = `q ${[width, 0, 0, height, x, y].map(pdfNumber).join(" ")} cm /Im1 Do Q\n`;
+    const pictureWidth = image.width * scale;
+    const pictureHeight = image.height * scale;
+    const x = safe.left + (measure - pictureWidth) / 2;
+    const y = safe.bottom + (boxHeight - pictureHeight) / 2;
+    const picture = `q ${[pictureWidth, 0, 0, pictureHeight, x, y].map(pdfNumber).join(" ")} cm /Im1 Do Q\n`;
 
     await pdf.object(
       page,
-      `<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 ${COVER_WIDTH_PT} ${COVER_HEIGHT_PT}] /BleedBox [0 0 ${COVER_WIDTH_PT} ${COVER_HEIGHT_PT}] ` +
-        `/TrimBox [${BLEED} ${BLEED} ${COVER_WIDTH_PT - BLEED} ${COVER_HEIGHT_PT - BLEED}] ` +
+      `<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 ${pdfNumber(width)} ${pdfNumber(height)}] /BleedBox [0 0 ${pdfNumber(width)} ${pdfNumber(height)}] ` +
+        `/TrimBox [${BLEED} ${BLEED} ${pdfNumber(width - BLEED)} ${pdfNumber(height - BLEED)}] ` +
         `/Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im1 ${xobject} 0 R >> >> /Contents ${contents} 0 R >>`,
     );
     await pdf.textStream(contents, "", picture + text);
@@ -316,6 +325,7 @@ export async function writeCoverPdf(sink: ByteSink, input: CoverPdfInput): Promi
     );
     await pdf.finish(`/Root ${catalog} 0 R`);
     await sink.close();
+    return { widthPt: width, heightPt: height };
   } catch (error) {
     await sink.abort().catch(() => undefined);
     throw error;

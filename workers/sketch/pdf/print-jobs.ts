@@ -11,18 +11,21 @@
  * It prints the pages the payment recorded (orders.print_pages, decision 018), not whatever the book
  * has selected when the job runs. A create-book order is paid before its photos are drawn, so
  * the job waits (retries with a delay) while any of those pages is pending or processing. A
- * page that failed, or is not drawn at its paid level, stops the order as "needs attention" on
- * the desk with the page named: no short book is ever printed (decision 028). Idempotent: a PDF already stored for the
+ * page that failed, or is not drawn at its paid level, is drawn again from its stored regions
+ * or original; only if that fails the order stops as "needs attention" on the desk with the page
+ * named: no short book is ever printed (decision 028). Idempotent: a PDF already stored for the
  * order is recorded, never rebuilt.
  */
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { database, schema, type Database } from "../../../app/core/db/database.server";
 import type { Image, Order, PrintPage } from "../../../app/core/db/schema.server";
 import { DEFAULT_DETAIL_LEVEL } from "../../../app/core/engine-limits";
 import { drawnLevel } from "../../../app/core/contracts/sketch";
 import { retryDelaySeconds, type SketchEnv } from "../consumer";
 import { coverKeyFor, partnerInteriorKeyFor, printKeyFor, type PrintJob, type PrintSubmission } from "../../../app/core/contracts/print";
-import { describeError } from "../errors";
+import { customerReason, describeError, isPermanent } from "../errors";
+import { pageDetailLevel } from "../../../app/core/db/page-detail-level.server";
+import { convertOriginal } from "../pipeline";
 import { writeBookPdf, writeCoverPdf } from "./book-pdf";
 import { R2MultipartSink } from "./sink";
 
@@ -99,11 +102,14 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
   if (order.paymentStatus !== "paid") return { status: "skipped", reason: `the order is ${order.paymentStatus}, not paid` };
 
   const key = printKeyFor(order.orderNumber);
-  if (order.pdfKey && (await env.IMAGES.head(order.pdfKey))) return { status: "already-stored", key: order.pdfKey };
-  // Stored by an earlier run that stopped before recording it: record it, do not rebuild.
-  if (await env.IMAGES.head(key)) {
-    await recordPdf(env, order.id, key, now);
-    return { status: "already-stored", key };
+  const coverKey = coverKeyFor(order.orderNumber);
+  // A stored PDF is never rebuilt; one stored by an earlier run that stopped before recording it
+  // is only recorded. Its cover alone is made again when it is missing: the app Worker removes
+  // it when the print partner asks for another cover size (decision 028).
+  const storedKey = order.pdfKey && (await env.IMAGES.head(order.pdfKey)) ? order.pdfKey : (await env.IMAGES.head(key)) ? key : null;
+  if (storedKey && (await env.IMAGES.head(coverKey))) {
+    if (!order.pdfKey) await recordPdf(env, order.id, key, now);
+    return { status: "already-stored", key: storedKey };
   }
 
   const book = await db.query.books.findFirst({ where: eq(books.id, order.bookId) });
@@ -126,12 +132,18 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
 
   // The cover first (the print partner takes it as a file of its own, decision 028): once the
   // interior is stored, a later run records it without rebuilding, so the cover must exist by then.
-  const coverKey = coverKeyFor(order.orderNumber);
   if (!(await env.IMAGES.head(coverKey))) {
-    await writeCoverPdf(new R2MultipartSink(env.IMAGES, coverKey, { httpMetadata: { contentType: "application/pdf" } }), {
+    const size = order.coverWidthPt && order.coverHeightPt ? { widthPt: order.coverWidthPt, heightPt: order.coverHeightPt } : undefined;
+    const made = await writeCoverPdf(new R2MultipartSink(env.IMAGES, coverKey, { httpMetadata: { contentType: "application/pdf" } }), {
       title: book.title,
       front: () => loadSketch(env.IMAGES, printable[0]),
+      size,
     });
+    // The size it was made at, so the app Worker can hold it against the partner's.
+    await db
+      .update(orders)
+      .set({ coverWidthPt: made.widthPt, coverHeightPt: made.heightPt })
+      .where(and(eq(orders.id, order.id), isNull(orders.coverWidthPt)));
   }
 
   // The partner's single-sided interior, also before the plain PDF that marks the order done.
@@ -145,6 +157,11 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
     });
   }
 
+  if (storedKey) {
+    if (!order.pdfKey) await recordPdf(env, order.id, key, now);
+    return { status: "already-stored", key: storedKey };
+  }
+
   const sink = new R2MultipartSink(env.IMAGES, key, {
     httpMetadata: { contentType: "application/pdf" },
     customMetadata: { orderNumber: order.orderNumber, quantity: String(order.pricing.quantity) },
@@ -155,7 +172,7 @@ export async function buildOrderPdf(env: PrintEnv, orderId: number, now = new Da
     pages: printable.map((sketchKey) => () => loadSketch(env.IMAGES, sketchKey)),
   });
   if (result.missingCharacters.length) {
-    console.warn(`order ${order.orderNumber}: letters Helvetica cannot show were left out: ${result.missingCharacters.join(" ")}`);
+    console.warn(`order ${order.orderNumber}: letters the book's fonts cannot show were left out: ${result.missingCharacters.join(" ")}`);
   }
   if (result.lowestDpi !== null && result.lowestDpi < 300) {
     console.warn(`order ${order.orderNumber}: a page prints at ${Math.round(result.lowestDpi)} dpi (small photo)`);
@@ -205,8 +222,37 @@ async function pagePrint(env: PrintEnv, page: PrintPage, row: Image | undefined)
   if (page.sketchKey === null && row.processingStatus === "completed" && row.sketchKey && drawnLevel(row.sketchKey) === page.detailLevel) {
     return { sketchKey: row.sketchKey };
   }
-  if (row.processingStatus === "failed") return { leaveOut: `failed: ${row.error ?? "no reason"}` };
-  return { leaveOut: `the page paid for (${page.sketchKey ?? `${page.detailLevel} level`}) is not drawn; needs review` };
+  const problem =
+    row.processingStatus === "failed"
+      ? `failed: ${row.error ?? "no reason"}`
+      : `the page paid for (${page.sketchKey ?? `${page.detailLevel} level`}) is not drawn`;
+  return redrawPage(env, page, row, problem);
+}
+
+/**
+ * No short book: a paid page that failed, or is not drawn at its paid level, is drawn again at
+ * that level from the photo's stored regions, or from its original when they are gone (the book
+ * is locked, so both are still there; pipeline.ts). A photo that cannot be drawn stops the order
+ * for the desk with both reasons; a storage error is thrown, so the queue tries again later.
+ */
+async function redrawPage(env: PrintEnv, page: PrintPage, row: Image, problem: string): Promise<PagePrint> {
+  let sketchKey: string;
+  try {
+    const drawn = await convertOriginal(env.IMAGES, row.originalKey, { detail: page.detailLevel });
+    sketchKey = drawn.sketchKey;
+    // The customer's page shows the drawing that is printed, unless the page has moved on since.
+    if (row.processingStatus === "failed") {
+      await database(env.DB)
+        .update(images)
+        .set({ processingStatus: "completed", sketchKey, qualityScore: drawn.qualityScore, width: drawn.width, height: drawn.height, error: null })
+        .where(and(eq(images.id, row.id), eq(images.processingStatus, "failed"), sql`${pageDetailLevel} = ${page.detailLevel}`));
+    }
+  } catch (error) {
+    if (!isPermanent(error)) throw error;
+    return { leaveOut: `${problem}; drawn again: ${customerReason(error)}` };
+  }
+  console.warn(`photo ${row.id}: ${problem}; drawn again at ${page.detailLevel} for the print`);
+  return { sketchKey };
 }
 
 /** "photo 12 (IMG_0042.jpg): failed: ...", for the desk. */

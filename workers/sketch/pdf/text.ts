@@ -1,17 +1,16 @@
 /**
- * Text for the title and dedication pages: WinAnsi bytes for Helvetica (a standard 14 font, so
- * the PDF embeds no font), widths for wrapping, and the PDF string syntax.
+ * Text for the title and dedication pages: WinAnsi bytes for the book's embedded TrueType fonts
+ * (fonts.ts; a simple font with WinAnsiEncoding), widths for wrapping, and the PDF string syntax.
  *
  * Letters outside WinAnsi (Western European: English, French, German, Spanish, Nordic, ...) are
  * transliterated, not drawn with another font: accents WinAnsi lacks are dropped through Unicode
  * decomposition (ő → o, ą → a, č → c), a few letters get their usual Latin spelling (ł → l,
  * đ → d), and what has no Latin spelling at all (Greek, Cyrillic, CJK, emoji) is left out and
- * reported to the caller, which logs it for the order. Embedding a TrueType font would keep
- * every script, but a font covering them is megabytes and needs subsetting; the titles and
- * messages the shop sees are Latin script, so this was the trade. The document's /Title
+ * reported to the caller, which logs it for the order. A font covering every script is megabytes
+ * and would need subsetting and a CID font; the titles and messages the shop sees are Latin
+ * script, so this was the trade. The document's /Title
  * metadata keeps the exact text (UTF-16).
  */
-import { HELVETICA_BOLD_WIDTHS, HELVETICA_WIDTHS } from "./helvetica-widths";
 
 /** WinAnsi's codes 128..159 that are not Latin-1 control codes, by Unicode code point. */
 const WIN_ANSI_HIGH: ReadonlyMap<number, number> = new Map([
@@ -32,6 +31,14 @@ function winAnsiCode(codePoint: number): number | null {
   if (codePoint >= 0x20 && codePoint <= 0x7e) return codePoint;
   if (codePoint >= 0xa0 && codePoint <= 0xff) return codePoint;
   return WIN_ANSI_HIGH.get(codePoint) ?? null;
+}
+
+const WIN_ANSI_HIGH_CODE_POINTS: ReadonlyMap<number, number> = new Map([...WIN_ANSI_HIGH].map(([codePoint, code]) => [code, codePoint]));
+
+/** The Unicode code point WinAnsi's `code` stands for; null for its unused codes. */
+export function winAnsiCodePoint(code: number): number | null {
+  if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) return code;
+  return WIN_ANSI_HIGH_CODE_POINTS.get(code) ?? null;
 }
 
 export interface WinAnsiText {
@@ -64,14 +71,15 @@ export function toWinAnsi(text: string): WinAnsiText {
   return { bytes: Uint8Array.from(out), missing };
 }
 
-export type StandardFont = "Helvetica" | "Helvetica-Oblique" | "Helvetica-Bold";
+/** A font's advance widths (1/1000 em) for WinAnsi codes 32..255 (index = code - 32). */
+export interface FontWidths {
+  widths: readonly number[];
+}
 
-/** Width in points of WinAnsi bytes set in `font` at `size`. */
-export function textWidth(bytes: Uint8Array, font: StandardFont, size: number): number {
-  // The oblique is the regular design slanted: the same widths.
-  const widths = font === "Helvetica-Bold" ? HELVETICA_BOLD_WIDTHS : HELVETICA_WIDTHS;
+/** Width in points of WinAnsi bytes set in `font` at `size`: the widths the PDF embeds. */
+export function textWidth(bytes: Uint8Array, font: FontWidths, size: number): number {
   let units = 0;
-  for (const byte of bytes) units += byte >= 32 ? widths[byte - 32] : 0;
+  for (const byte of bytes) units += byte >= 32 ? font.widths[byte - 32] : 0;
   return (units * size) / 1000;
 }
 
@@ -81,7 +89,7 @@ const SPACE = 0x20;
  * Greedy line breaking at spaces; a word wider than the line is broken between letters.
  * Returns the lines as WinAnsi bytes, without leading or trailing spaces.
  */
-export function wrapLines(bytes: Uint8Array, font: StandardFont, size: number, maxWidth: number): Uint8Array[] {
+export function wrapLines(bytes: Uint8Array, font: FontWidths, size: number, maxWidth: number): Uint8Array[] {
   const words = splitWords(bytes);
   const lines: Uint8Array[] = [];
   let line: number[] = [];
@@ -112,7 +120,7 @@ export function wrapLines(bytes: Uint8Array, font: StandardFont, size: number, m
  * Like wrapLines, into as few lines, but with lines of even length: the narrowest measure that
  * still needs no more lines (so a last line is not one lonely word).
  */
-export function wrapBalanced(bytes: Uint8Array, font: StandardFont, size: number, maxWidth: number): Uint8Array[] {
+export function wrapBalanced(bytes: Uint8Array, font: FontWidths, size: number, maxWidth: number): Uint8Array[] {
   const greedy = wrapLines(bytes, font, size, maxWidth);
   if (greedy.length < 2) return greedy;
   let low = 0;

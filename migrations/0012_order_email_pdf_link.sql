@@ -1,0 +1,1 @@
+ALTER TABLE `order_emails` ADD `pdf_link_until` integer;
