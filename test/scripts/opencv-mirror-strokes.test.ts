@@ -109,3 +109,26 @@ it.skipIf(!hasOpenCv)("the OpenCV mirror's stroke depth is ours, and on ours' th
   expect(mazeChains.length).toBeGreaterThan(50);
   expect(mirrorOf(width, height, mmPerPixel, smooth.data, maze).chains).toEqual(mazeChains);
 });
+
+const GUO_HALL_CHECK = `
+import sys
+sys.path.insert(0, "bench")
+import cv2, numpy as np, opencv_recipe as mirror
+random = np.random.default_rng(7)
+for _ in range(50):
+    blobs = cv2.GaussianBlur(random.random((60, 80)).astype(np.float32), (0, 0), random.uniform(0.7, 3)) > 0.5
+    framed = np.zeros((62, 82), np.uint8)
+    framed[1:-1, 1:-1][blobs] = 255
+    theirs = cv2.ximgproc.thinning(framed, thinningType=cv2.ximgproc.THINNING_GUOHALL) > 0
+    assert (mirror.thin_guo_hall(framed) == theirs).all()
+spot = np.zeros((6, 6), np.uint8)
+spot[2:4, 2:4] = 255
+print(int(mirror.thin_guo_hall(spot).sum()))
+`;
+const hasXimgproc = hasOpenCv && spawnSync(python, ["-c", "import cv2; cv2.ximgproc.thinning"]).status === 0;
+
+it.skipIf(!hasXimgproc)("the OpenCV mirror's numpy thinning is cv2.ximgproc's Guo and Hall, pixel for pixel, and keeps a 2 x 2 spot as a pixel", () => {
+  const run = spawnSync(python, ["-c", GUO_HALL_CHECK], { cwd: root, encoding: "utf8", env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
+  expect(run.stderr).toBe("");
+  expect(run.stdout.trim()).toBe("1");
+});
