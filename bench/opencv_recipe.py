@@ -42,10 +42,22 @@ Prints JSON, best of `repeats` runs each:
                   judged at once in numpy;
                 - the finest level's borders traced (cv2.findContours) and smoothed along their
                   length (arcSmoothingMm, every arcPointStep-th point kept), as ours keeps them;
-                  the standard level's borders traced, smoothed, scaled to the page (long edge
-                  3300, whatever the photo's size) and drawn by cv2.polylines.
+                - the feature strokes (strokes/, decision 033): the black top-hat of the smoothed
+                  grey (cv2.morphologyEx MORPH_BLACKHAT, a square widestLineMm wide) over the
+                  photo's contrast, minus surroundSuppression x its mean around (our three boxes),
+                  floored at 0; the pixels at least traceShare of the finest level's weakest depth
+                  thinned (Guo and Hall's rule, pixel for pixel cv2.ximgproc.thinning's, in numpy)
+                  and followed from end or junction to the next as ours (a Python walk: OpenCV has
+                  no primitive for it); each chain judged by its judgedAtShare depth, smoothed as
+                  arcs, its length in mm;
+                - the standard level's borders traced, smoothed, scaled to the page (long edge
+                  3300, whatever the photo's size) and drawn by cv2.polylines; its strokes (deep
+                  and long enough by LEVEL_STROKES) cut where they come within clearanceMm of
+                  those borders (the borders drawn on the grid, cv2.dilate by a square) and drawn
+                  by cv2.polylines with the level's line.
                 The tuning (REGION_TUNING, LEVEL_REGIONS, BORDER_MODEL) is read from tuning.ts,
-                the few constants beside it from the files that hold them.
+                STROKE_TUNING and LEVEL_STROKES from strokes/tuning.ts, the few constants beside
+                them from the files that hold them.
   (whole_ms and whole_cpu_ms are no longer printed here: see --serve)
 
 `opencv_recipe.py --serve` reads lines "PATH RUNS" on stdin and answers each with one JSON line,
@@ -59,8 +71,8 @@ alternates rounds of our runs with rounds of these, so both sides are timed in t
 of the machine (see bench/run.mjs, sameJobRounds).
 
 `opencv_recipe.py --pages PATH PREFIX` runs the whole same job's hierarchy once, writes each
-level's page to PREFIX-<level>.png and prints the levels' region counts as JSON: for looking at
-the mirror's pages beside ours.
+level's page to PREFIX-<level>.png and prints the levels' region and stroke counts as JSON: for
+looking at the mirror's pages beside ours.
 """
 import heapq
 import json
@@ -191,7 +203,42 @@ def read_tuning():
     return tuning, levels, model, {name: value for (_, name), value in constants.items()}
 
 
+def read_stroke_tuning():
+    """The feature strokes' numbers (decision 033): STROKE_TUNING and LEVEL_STROKES from
+    strokes/tuning.ts, read as read_tuning reads the regions'; these values where it cannot be
+    read, said on stderr."""
+    tuning = {
+        "widestLineMm": 1.8, "surroundSigmaMm": 6, "surroundSuppression": 1.5, "traceShare": 0.6, "judgedAtShare": 0.75,
+        "smoothingMm": 0.6, "pointStep": 2, "clearanceMm": 0.6,
+    }
+    levels = {
+        "detailed": {"weakestDepth": 15, "shortestMm": 1.5},
+        "standard": {"weakestDepth": 19, "shortestMm": 2.5},
+        "simple": {"weakestDepth": 23, "shortestMm": 3.5},
+    }
+    number = r"(\w+)\s*:\s*(-?[\d.]+)"
+    unread = []
+    try:
+        text = source_without_comments(os.path.join("..", "strokes", "tuning.ts"))
+        block = re.search(r"STROKE_TUNING\s*(?::\s*\w+\s*)?=\s*\{(.*?)\}", text, re.S)
+        if block:
+            tuning.update((key, float(value)) for key, value in re.findall(number, block.group(1)))
+        else:
+            unread.append("STROKE_TUNING")
+        found = re.findall(r"(detailed|standard|simple)\s*:\s*\{([^}]*)\}", text)
+        for level, body in found:
+            levels[level].update((key, float(value)) for key, value in re.findall(number, body))
+        if len(found) < 3:
+            unread.append("LEVEL_STROKES")
+    except OSError:
+        unread.append("strokes/tuning.ts")
+    if unread:
+        print(f"opencv_recipe.py: not read from the engine's files, so as last known: {', '.join(unread)}", file=sys.stderr)
+    return tuning, levels
+
+
 TUNING, LEVEL_REGIONS, BORDER_MODEL, CONSTANTS = read_tuning()
+STROKE_TUNING, LEVEL_STROKES = read_stroke_tuning()
 ANALYSIS_LONG_EDGE = int(TUNING["analysisLongEdge"])
 SMOOTHING_MM = TUNING["smoothingMm"]
 NOISE_SMOOTHING = TUNING["noiseSmoothing"]
@@ -687,22 +734,268 @@ def smoothed_borders(label, sigma):
     return smooth + 1, np.concatenate(([0], np.cumsum(kept_sizes)))
 
 
-def draw_level(label, page_size, line_width_mm, arc_sigma):
-    """draw.ts: a level's borders on a white page at print size: its regions' borders smoothed
-    (smoothed_borders) and scaled from the grid to the page, drawn by cv2.polylines as closed
-    loops (LINE_8, 1/8 px points). A border between two regions is the loop of each of them: drawn
-    twice, on the same pixels."""
+# ---- Feature strokes (workers/sketch/kernel/strokes/, decision 033) ----
+
+# skeleton.ts: the 8 neighbours, the 4 beside a pixel first (a line is followed along its sides
+# before its diagonals), and the ring clockwise from north that a pixel's crossings are counted on.
+STROKE_NEIGHBOURS = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
+STROKE_RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def dark_line_depth(smooth, mm_per_px, contrast):
+    """dark-lines.ts darkLineDepth: the black top-hat of the smoothed grey (cv2.morphologyEx
+    MORPH_BLACKHAT: its closing by a square of 2r + 1, r = widestLineMm / 2 on the grid, minus the
+    grey; cv2's default border leaves the outside out of the max and the min, as ours clips the
+    square to the plane), minus surroundSuppression x its mean around (a Gaussian of
+    surroundSigmaMm, our three stacked boxes), floored at 0, divided by the photo's contrast."""
+    radius = max(1, js_round(STROKE_TUNING["widestLineMm"] / mm_per_px / 2))
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * radius + 1, 2 * radius + 1))
+    depth = cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, square)
+    surround = blur(depth, STROKE_TUNING["surroundSigmaMm"] / mm_per_px)
+    depth = cv2.max(depth - STROKE_TUNING["surroundSuppression"] * surround, 0.0)
+    depth /= contrast
+    return depth
+
+
+def guo_hall_table(sub_iteration):
+    """Per code of a pixel's 8 neighbours (bit k: STROKE_RING[k] on), whether Guo and Hall's
+    thinning (CACM 1989) removes it in that sub-iteration, in OpenCV's words (ximgproc/thinning.cpp,
+    THINNING_GUOHALL): one crossing, 2 or 3 neighbour pairs on, and the sub-iteration's side free."""
+    table = np.zeros(256, bool)
+    for code in range(256):
+        p2, p3, p4, p5, p6, p7, p8, p9 = ((code >> k) & 1 for k in range(8))
+        crossings = ((1 - p2) & (p3 | p4)) + ((1 - p4) & (p5 | p6)) + ((1 - p6) & (p7 | p8)) + ((1 - p8) & (p9 | p2))
+        pairs = min((p9 | p2) + (p3 | p4) + (p5 | p6) + (p7 | p8), (p2 | p3) + (p4 | p5) + (p6 | p7) + (p8 | p9))
+        side = ((p6 | p7 | (1 - p9)) & p8) if sub_iteration == 0 else ((p2 | p3 | (1 - p5)) & p4)
+        table[code] = crossings == 1 and 2 <= pairs <= 3 and side == 0
+    return table
+
+
+GUO_HALL_TABLES = (guo_hall_table(0), guo_hall_table(1))
+
+
+def thin_guo_hall(framed):
+    """Thins a mask (with a frame of 0 round it) to 8-connected lines one pixel wide: pixel for
+    pixel what cv2.ximgproc.thinning(..., THINNING_GUOHALL) answers (checked on the bench's
+    photos), in numpy on the mask's pixels alone: each sub-iteration reads every candidate's 8
+    neighbours at once (np.packbits of 8 gathers) and removes those its table says. OpenCV's own
+    runs a per-pixel loop over the whole plane at every pass: 50-200 ms on the analysis grid where
+    this takes 4-27. Guo and Hall's, not Zhang and Suen's: OpenCV removes a sub-iteration's pixels
+    together, and with Zhang and Suen's rule that erases a 2 x 2 spot (a pupil) whole, which ours
+    keeps by removing each pixel as soon as it is found removable; Guo and Hall's keeps it as a
+    pixel."""
+    h, w = framed.shape
+    on = framed.ravel() > 0
+    offsets = np.array([dy * w + dx for dx, dy in STROKE_RING])
+    candidates = np.flatnonzero(on)
+    while True:
+        removed = 0
+        for table in GUO_HALL_TABLES:
+            code = np.packbits(on[candidates[:, None] + offsets], axis=1, bitorder="little")[:, 0]
+            gone = candidates[table[code]]
+            on[gone] = False
+            removed += len(gone)
+        candidates = candidates[on[candidates]]
+        if not removed:
+            return on.reshape(h, w)
+
+
+def trace_chains(thinned):
+    """skeleton.ts traceChains, step for step, as a Python walk (OpenCV has no primitive that
+    follows a skeleton from junction to junction: cv2.findContours goes round each line and back
+    again): from each end or junction (told by its crossings, counted in numpy) along the line to
+    the next; lone pixels as chains of one; loops without a junction from their first pixel round
+    to it again. Given ours' thinned mask it gives ours' chains (577, 1620 and 1497 on the
+    astronaut, Grace Hopper and the dog, and from there the same strokes per level). `thinned`:
+    the mask with a frame of 0 round it. Answers each chain's pixels (flat indices into the framed
+    plane) and where each chain starts."""
+    h, w = thinned.shape
+    on = thinned > 0
+    ring = [np.roll(on, (-dy, -dx), axis=(0, 1)) for dx, dy in STROKE_RING]  # ring[k][y, x] = on[y + dy, x + dx]
+    runs = sum((~ring[k] & ring[(k + 1) & 7]).astype(np.uint8) for k in range(8))
+    # A pixel whose every neighbour is on (inside a blob thinning left) counts as a junction.
+    crossings = np.where((runs == 0) & ring[2], 3, runs)
+    node = (on & (crossings != 2)).tobytes()
+    lone = set(np.flatnonzero(on & (crossings == 0)).tolist())
+    mask = on.tobytes()
+    offsets = [dy * w + dx for dx, dy in STROKE_NEIGHBOURS]
+    taken = bytearray(h * w)
+    pixels, start = [], [0]
+
+    def follow(origin, first):
+        pixels.append(origin)
+        previous, current = origin, first
+        while True:
+            pixels.append(current)
+            if node[current] or current == origin:
+                break
+            taken[current] = 1
+            step = -1
+            for d in offsets:
+                j = current + d
+                if mask[j] and j != previous and (node[j] or not taken[j] or j == origin):
+                    step = j
+                    break
+            if step < 0:
+                break
+            previous, current = current, step
+        start.append(len(pixels))
+
+    everyone = np.flatnonzero(on).tolist()
+    for i in everyone:
+        if not node[i]:
+            continue
+        if i in lone:
+            pixels.append(i)
+            start.append(len(pixels))
+            continue
+        for d in offsets:
+            j = i + d
+            # A chain between two adjacent nodes is followed once, from the lower index.
+            if mask[j] and (i < j if node[j] else not taken[j]):
+                follow(i, j)
+    for i in everyone:
+        if node[i] or taken[i]:
+            continue
+        first = next(i + d for d in offsets if mask[i + d])
+        taken[i] = 1
+        follow(i, first)
+    return np.array(pixels, np.int64), np.array(start, np.int64)
+
+
+def smooth_open_lines(points, starts, sigma, step):
+    """arcs.ts smoothLines: each line smoothed along its length by a Gaussian of `sigma` points,
+    within a window that never passes an open line's ends (they stay put) and wraps round a closed
+    one (first point = last), every `step`-th point kept and the last; all lines at once, a gather
+    per tap at the kept points only."""
+    sizes = np.diff(starts)
+    line = np.repeat(np.arange(len(sizes)), sizes)
+    along = np.arange(len(points)) - starts[line]
+    n = sizes[line]
+    taken = np.flatnonzero((along % step == 0) & (along < n - 1) | (along == n - 1))
+    line, along, n = line[taken], along[taken], n[taken]
+    first = starts[line]
+    closed = (n > 2) & np.all(points[first] == points[first + n - 1], axis=1)
+    radius = max(1, math.ceil(2.5 * sigma))
+    reach = np.where(closed, radius, np.minimum(radius, np.minimum(along, n - 1 - along)))
+    period = np.maximum(n - 1, 1)
+    total = np.zeros((len(taken), 2))
+    weight_sum = np.zeros(len(taken))
+    for k in range(-radius, radius + 1):
+        inside = abs(k) <= reach
+        j = np.where(closed, (along + k) % period, np.clip(along + k, 0, n - 1))
+        weight = np.where(inside, math.exp(-k * k / (2 * sigma * sigma)), 0.0)
+        total += weight[:, None] * points[first + j]
+        weight_sum += weight
+    kept_starts = np.concatenate(([0], np.cumsum(np.bincount(line, minlength=len(sizes)))))
+    return total / weight_sum[:, None], kept_starts
+
+
+def line_lengths(points, starts):
+    """Each polyline's length (its points' steps added up), in the points' unit."""
+    line = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
+    steps = np.hypot(*np.diff(points, axis=0).T)
+    within = line[1:] == line[:-1]
+    return np.bincount(line[1:][within], weights=steps[within], minlength=len(starts) - 1)
+
+
+def find_strokes(smooth, mm_per_px, contrast):
+    """strokes/index.ts findStrokes: the pixels at least traceShare of the finest level's weakest
+    depth, thinned (thin_guo_hall) and traced (trace_chains); each chain a stroke, judged by the
+    depth judgedAtShare of its pixels stay under (a sort within each chain), smoothed as arcs
+    (smooth_open_lines), its length in mm. Points in grid px (pixel centres at x + 0.5)."""
+    h, w = smooth.shape
+    depth = dark_line_depth(smooth, mm_per_px, contrast)
+    trace_from = STROKE_TUNING["traceShare"] * min(level["weakestDepth"] for level in LEVEL_STROKES.values())
+    framed = np.zeros((h + 2, w + 2), np.uint8)
+    framed[1:-1, 1:-1][depth >= trace_from] = 255
+    thinned = thin_guo_hall(framed)
+    pixels, starts = trace_chains(thinned)
+    if len(pixels) == 0:
+        return {"points": np.zeros((0, 2)), "starts": np.zeros(1, np.int64), "depth": np.zeros(0), "length_mm": np.zeros(0)}
+    y, x = np.divmod(pixels, w + 2)
+    y -= 1
+    x -= 1
+    sizes = np.diff(starts)
+    chain = np.repeat(np.arange(len(sizes)), sizes)
+    # A stroke is as deep as most of it: its depths sorted within each chain, the judgedAtShare-th taken.
+    along_depth = depth[y, x]
+    order = np.lexsort((along_depth, chain))
+    judged = along_depth[order][starts[:-1] + np.floor(STROKE_TUNING["judgedAtShare"] * (sizes - 1)).astype(np.int64)]
+    points = np.column_stack((x + 0.5, y + 0.5))
+    points, starts = smooth_open_lines(points, starts, STROKE_TUNING["smoothingMm"] / mm_per_px, int(STROKE_TUNING["pointStep"]))
+    return {"points": points, "starts": starts, "depth": judged, "length_mm": line_lengths(points, starts) * mm_per_px}
+
+
+def stroke_drawn_at(strokes, level):
+    """strokes/index.ts strokeDrawnAt, for every stroke: deep enough, and long enough unless twice as deep."""
+    weakest, shortest = LEVEL_STROKES[level]["weakestDepth"], LEVEL_STROKES[level]["shortestMm"]
+    depth = strokes["depth"]
+    return (depth >= weakest) & ((strokes["length_mm"] >= shortest) | (depth >= 2 * weakest))
+
+
+def near_lines(points, starts, shape, mm_per_px):
+    """Which grid pixels lie within clearanceMm (a square's half side) of a region line drawn at
+    the level (regions/index.ts nearDrawnArcs): the level's smoothed borders (`points`, `starts`:
+    smoothed_borders') drawn one pixel wide on the grid by cv2.polylines, dilated by a square of
+    2 x reach + 1."""
+    lines = np.zeros(shape, np.uint8)
+    if len(points):
+        shift = 3
+        # Ours marks the pixel a point falls in (its floor); cv2's pixel j is centred on j.
+        loops = np.split(np.round((points - 0.5) * (1 << shift)).astype(np.int32), starts[1:-1])
+        cv2.polylines(lines, loops, True, 1, 1, cv2.LINE_8, shift)
+    reach = max(0, js_round(STROKE_TUNING["clearanceMm"] / mm_per_px))
+    return cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))) > 0
+
+
+def stroke_pieces(strokes, level, near, mm_per_px):
+    """strokes/index.ts strokePiecesAt: the level's strokes cut where a point comes near a region
+    line; a piece shorter than the level's shortest stroke dropped unless it is the whole stroke.
+    In numpy: per point of a drawn stroke, kept or not; pieces as runs of kept points."""
+    points, starts = strokes["points"], strokes["starts"]
+    sizes = np.diff(starts)
+    stroke = np.repeat(np.arange(len(sizes)), sizes)
+    h, w = near.shape
+    column = np.clip(np.floor(points[:, 0]).astype(np.int64), 0, w - 1)
+    row = np.clip(np.floor(points[:, 1]).astype(np.int64), 0, h - 1)
+    kept = stroke_drawn_at(strokes, level)[stroke] & ~near[row, column]
+    if not kept.any():
+        return []
+    along = np.arange(len(points)) - starts[stroke]
+    begins = kept & ((along == 0) | ~np.concatenate(([False], kept[:-1])))
+    piece = np.cumsum(begins)[kept] - 1
+    piece_points = points[kept]
+    piece_starts = np.concatenate(([0], np.cumsum(np.bincount(piece))))
+    whole = np.diff(piece_starts) == sizes[stroke[kept][piece_starts[:-1]]]
+    long_enough = line_lengths(piece_points, piece_starts) * mm_per_px >= LEVEL_STROKES[level]["shortestMm"]
+    return [line for line, keep in zip(np.split(piece_points, piece_starts[1:-1]), whole | long_enough) if keep]
+
+
+def draw_level(label, page_size, line_width_mm, arc_sigma, strokes=None, level=None):
+    """draw.ts and regions/index.ts drawLevel: a level's borders on a white page at print size: its
+    regions' borders smoothed (smoothed_borders) and scaled from the grid to the page, drawn by
+    cv2.polylines as closed loops (LINE_8, 1/8 px points). A border between two regions is the loop
+    of each of them: drawn twice, on the same pixels. Then, given `strokes` (find_strokes'), the
+    level's feature strokes clear of those borders (stroke_pieces), as open lines of the same width
+    (a piece of one point as a dot)."""
     grid_h, grid_w = label.shape
     page_w, page_h = page_size
     page = np.full((page_h, page_w), 255, np.uint8)
     points, starts = smoothed_borders(label, arc_sigma)
-    if len(points) == 0:
-        return page
     shift = 3
-    points = np.round(points * np.array([page_w / grid_w, page_h / grid_h]) * (1 << shift)).astype(np.int32)
-    loops = np.split(points, starts[1:-1])
+    to_page = np.array([page_w / grid_w, page_h / grid_h]) * (1 << shift)
     thickness = max(1, round(line_width_mm * PRINT_LONG_EDGE / PRINT_LONG_EDGE_MM))
-    cv2.polylines(page, loops, True, 0, thickness, cv2.LINE_8, shift)
+    if len(points):
+        loops = np.split(np.round(points * to_page).astype(np.int32), starts[1:-1])
+        cv2.polylines(page, loops, True, 0, thickness, cv2.LINE_8, shift)
+    if strokes is not None and len(strokes["depth"]):
+        mm_per_px = PRINT_LONG_EDGE_MM / max(grid_w, grid_h)
+        pieces = stroke_pieces(strokes, level, near_lines(points, starts, label.shape, mm_per_px), mm_per_px)
+        # Stroke points are pixel centres (x + 0.5 on the grid); cv2's page pixel j is centred on j.
+        lines = [np.round(piece * to_page - (1 << shift) / 2).astype(np.int32) for piece in pieces]
+        lines = [line if len(line) > 1 else np.repeat(line, 2, axis=0) for line in lines]
+        cv2.polylines(page, lines, False, 0, thickness, cv2.LINE_8, shift)
     return page
 
 
@@ -754,6 +1047,7 @@ def hierarchy(photo):
     kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, area, histograms, phases)
     arc_sigma = ARC_SMOOTHING_MM * px_per_mm
     finest = partition_after(count, kept, gone, phase_end[0])[label]
+    strokes = find_strokes(smooth, 1 / px_per_mm, max(contrast, MIN_CONTRAST))
     return {
         "label": label,
         "regions": count,
@@ -763,6 +1057,7 @@ def hierarchy(photo):
         "arc_sigma": arc_sigma,
         "arcs": smoothed_borders(finest, arc_sigma),  # kept, as ours keeps the finest level's arcs
         "page_size": print_page_size(w, h),
+        "strokes": strokes,
     }
 
 
@@ -777,7 +1072,7 @@ def region_counts(tree):
 
 
 def draw(tree, level):
-    return draw_level(level_label(tree, level), tree["page_size"], LEVEL_REGIONS[level]["lineWidthMm"], tree["arc_sigma"])
+    return draw_level(level_label(tree, level), tree["page_size"], LEVEL_REGIONS[level]["lineWidthMm"], tree["arc_sigma"], tree["strokes"], level)
 
 
 def job(photo):
@@ -835,12 +1130,33 @@ def serve():
         print(json.dumps({"wall_ms": best_wall, "cpu_ms": best_cpu}), flush=True)
 
 
+def stroke_counts(tree):
+    """Per level, the strokes deep and long enough for it (stroke_drawn_at) and the pieces of them
+    drawn clear of its region lines (stroke_pieces)."""
+    strokes = tree["strokes"]
+    mm_per_px = PRINT_LONG_EDGE_MM / max(tree["label"].shape)
+    counts = {}
+    for level in LEVEL_NAMES:
+        points, starts = smoothed_borders(level_label(tree, level), tree["arc_sigma"])
+        near = near_lines(points, starts, tree["label"].shape, mm_per_px)
+        counts[level] = {"drawn": int(stroke_drawn_at(strokes, level).sum()), "pieces": len(stroke_pieces(strokes, level, near, mm_per_px))}
+    return counts
+
+
 def pages(path, prefix):
-    """The whole same job's hierarchy of one photo, each level's page written to PREFIX-<level>.png."""
+    """The whole same job's hierarchy of one photo, each level's page written to PREFIX-<level>.png;
+    prints the levels' region counts and stroke counts (of the strokes traced: drawn, and the
+    pieces of them clear of the region lines)."""
     tree = hierarchy(decoded(path, reduced_mode(path)))
     for level in LEVEL_NAMES:
         cv2.imwrite(f"{prefix}-{level}.png", draw(tree, level))
-    print(json.dumps({"grid": list(tree["label"].shape[::-1]), "finest_regions": tree["regions"], "levels": region_counts(tree)}))
+    print(json.dumps({
+        "grid": list(tree["label"].shape[::-1]),
+        "finest_regions": tree["regions"],
+        "levels": region_counts(tree),
+        "strokes_traced": len(tree["strokes"]["depth"]),
+        "strokes": stroke_counts(tree),
+    }))
 
 
 def main():
