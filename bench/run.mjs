@@ -214,7 +214,7 @@ if (option("--image")) {
     kernel_ms: round(timing.kernel_ms),
     encode_ms: round(timing.encode_ms),
     total_ms: round(timing.total_ms),
-    // MP/s of the full-resolution plane, like for like with OpenCV's 37 MP/s (TOOLCHAIN.md).
+    // MP/s of the full-resolution plane, like for like with the OpenCV reference recipe's MP/s (bench/opencv_recipe.py, reference_ms).
     kernel_mp_s: round(mp(full.width, full.height) / (full.kernel_ms / 1000)),
     // Measured in a fresh process (bench/memory.mjs): heap + array buffers + wasm memory.
     peak_mb: (await measureJobMemory(path)).peakMB,

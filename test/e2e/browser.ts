@@ -1,7 +1,9 @@
 /**
- * What every browser test shares: Debian's Chromium launched the way TOOLCHAIN.md says, a fresh
- * visitor (own cookies and storage) against the `wrangler dev` of global-setup.ts, screenshots
- * into test-results/e2e/ for a human to look at, and toasts found by their text.
+ * What every browser test shares: Debian's Chromium (`apt-get install -y chromium`, as .ci/run
+ * does), launched headless without its sandbox, GPU or background traffic (a container has none
+ * of them), a fresh visitor (own cookies and storage) against the `wrangler dev` of
+ * global-setup.ts, screenshots into test-results/e2e/ for a human to look at, and toasts found by
+ * their text.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
