@@ -21,6 +21,8 @@ const DELIVERY = {
   city: "London",
   zipCode: "SW1A 1AA",
   country: "UK",
+  // Required since the print partner needs it (decision 032); a UK number in Ofcom's drama range.
+  phone: "+44 20 7946 0000",
 };
 /** How long one visitor's photos may take to be drawn while every other visitor's are queued too. */
 const PROCESSING_TIMEOUT_MS = 20 * 60 * 1000;
