@@ -48,7 +48,7 @@ describe("the Lulu client against a fake of its API", () => {
     const body = fake.jobs[0].body as any;
     expect(body.external_id).toBe(first.orderNumber);
     expect(body.line_items[0]).toMatchObject({ external_id: first.orderNumber, quantity: 2, title: "Our Summer" });
-    expect(body.line_items[0].printable_normalization.pod_package_id).toBe("0850X1100.BW.STD.CO.060UW444.MXX");
+    expect(body.line_items[0].printable_normalization.pod_package_id).toBe("0850X1100.BW.PRE.CO.080CW444.MXX");
     expect(body.line_items[0].printable_normalization.interior.source_url).toMatch(
       new RegExp(`/print-files/${first.orderNumber}/interior\\.pdf\\?expires=\\d+&signature=`),
     );

@@ -19,8 +19,11 @@ import type { CoverSize } from "~/core/contracts/print";
 
 export const LULU_PRODUCTION_API = "https://api.lulu.com";
 export const LULU_SANDBOX_API = "https://api.sandbox.lulu.com";
-/** 8.5 x 11 in, black and white, standard, coil bound, 60# uncoated white, matte cover (decision 028). */
-export const LULU_COIL_BOUND_LETTER_BW = "0850X1100.BW.STD.CO.060UW444.MXX";
+/**
+ * 8.5 x 11 in, premium black and white, coil bound, 80# coated white (about 118 gsm, the nearest
+ * Lulu paper to the 120 gsm the order page names), matte cover (decision 028).
+ */
+export const LULU_COIL_BOUND_LETTER_BW = "0850X1100.BW.PRE.CO.080CW444.MXX";
 export const LULU_DEFAULT_SHIPPING_LEVEL = "MAIL";
 const TOKEN_PATH = "/auth/realms/glasstree/protocol/openid-connect/token";
 
