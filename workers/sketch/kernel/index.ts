@@ -1,16 +1,20 @@
 /**
  * The sketch kernel: a grey photo (and its chroma, where the decoder gives it) in, a colouring page
  * of closed shapes out. One file per stage in this folder, the region stage in regions/; this one
- * reads as the recipe (choices: docs/decisions/016-region-pages.md, 031-likeness.md, 033-feature-strokes.md):
+ * reads as the recipe (choices: docs/decisions/016-region-pages.md, 031-likeness.md, 033-feature-strokes.md,
+ * 034-faces.md):
  *
  *   decoded grey plane → tone curve (stretch a dull or dark photo to the full range)  tone.ts
  *   → noise estimate, which sets how much the grey is smoothed                       noise.ts
+ *   → faces: where the analysis grid has a frontal face, its oval                      faces/
  *   → region hierarchy: on the analysis grid, the Sobel edge maps of grey and colour,  regions/
+ *     (kept lower inside a face: its shading is no shape to colour),
  *     their watershed basins and the merge tree (borders judged by both of their
  *     sides) whose three cuts are the detail levels, the finest level's borders as
  *     smoothed arcs
  *   → feature strokes: the thin dark lines and spots (eyes, mouths, whiskers) as       strokes/
- *     open strokes, each with the depth that decides which levels draw it
+ *     open strokes, each with the depth that decides which levels draw it (a face's
+ *     count more)
  *   → the level's cut drawn at print size (300 dpi on the page's long edge), its      regions/draw.ts
  *     strokes over it, clear of its lines
  *

@@ -21,9 +21,10 @@ import { areaResize, fitWithin, resampleTo } from "../resize";
 import { applyCurve } from "../tone";
 import { adjacencyOf, coarserGraph } from "./adjacency";
 import { smoothArcs, traceArcs, type Arcs } from "./arcs";
+import { FACE_TUNING, faceWeights, findFaces, type FaceBox } from "../faces";
 import { findStrokes, STROKE_TUNING, strokePiecesAt, type Strokes } from "../strokes";
 import { drawArcs, inkLines } from "./draw";
-import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
+import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL, type EdgeMaps } from "./edge-map";
 import { joinAcrossNoBorder, mergeSequence } from "./merge-tree";
 import { HistogramJudge, pixelFeatures } from "./region-features";
 import { BORDER_MODEL, REGION_TUNING, LEVEL_REGIONS } from "./tuning";
@@ -52,6 +53,11 @@ export interface RegionHierarchy {
 const MIN_CONTRAST = 0.05;
 
 /** Finest first: the order the merge phases run in. */
+export interface HierarchyOptions {
+  /** Look for faces and draw them as faces (kernel/faces/); false to measure what they change. */
+  faces?: boolean;
+}
+
 const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
 
 /**
@@ -60,7 +66,7 @@ const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "
  * holding each region's inside. The hierarchy merges from here; bench/bsds-fit.mjs reads the
  * same borders to fit the border model.
  */
-export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes) {
+export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes, options: HierarchyOptions = {}) {
   const grid = fitWithin(photo.width, photo.height, REGION_TUNING.analysisLongEdge);
   const grey = applyCurve(areaResize(photo, grid.width, grid.height), curve);
   const colour = chroma && { cb: resampleTo(chroma.cb, grid.width, grid.height).data, cr: resampleTo(chroma.cr, grid.width, grid.height).data };
@@ -76,6 +82,9 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
     clearPhotoEdgeSteps: REGION_TUNING.clearPhotoEdgeSteps,
     colourWeight: REGION_TUNING.colourWeight,
   }, colour);
+  const faces = options.faces === false ? [] : findFaces(grey);
+  const faceWeight = faceWeights(faces, grid.width, grid.height);
+  if (faceWeight) keepLessShadingInFaces(maps, faceWeight);
   const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
   const basinGraph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL, maps.flood);
   const joined = joinAcrossNoBorder(basinGraph, basins.count, REGION_TUNING.noBorderBelow);
@@ -88,7 +97,23 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
   const contrast = Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep));
   const features = pixelFeatures(maps.smooth, maps.magnitude, Math.max(contrast, MIN_CONTRAST), colour);
   const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL);
-  return { grid, grey, basins, graph, judge, smooth: maps.smooth, contrast: Math.max(contrast, MIN_CONTRAST) };
+  return { grid, grey, basins, graph, judge, smooth: maps.smooth, contrast: Math.max(contrast, MIN_CONTRAST), faces, faceWeight };
+}
+
+/**
+ * Inside a face the edges count for FACE_TUNING.shadingKept of their strength (its outline, at
+ * the oval's edge, as it is): the face stays one shape with its features drawn as strokes,
+ * not a patchwork of its shading.
+ */
+function keepLessShadingInFaces(maps: EdgeMaps, faceWeight: Float32Array): void {
+  const { flood, saliency, magnitude } = maps;
+  for (let i = 0; i < faceWeight.length; i++) {
+    if (faceWeight[i] === 0) continue;
+    const kept = 1 - (1 - FACE_TUNING.shadingKept) * faceWeight[i];
+    flood[i] = Math.round(flood[i] * kept);
+    saliency[i] = Math.round(saliency[i] * kept);
+    magnitude.data[i] *= kept;
+  }
 }
 
 /**
@@ -96,8 +121,14 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
  * (grey levels) of that plane; also answers the toned grey on the analysis grid (the score reads
  * it) and the finest region of each grid pixel.
  */
-export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array } {
-  const { grid, grey, basins, graph, judge, smooth, contrast } = finestBorders(photo, curve, noise, chroma);
+export function buildHierarchy(
+  photo: GrayPlane,
+  curve: Uint8Array,
+  noise: number,
+  chroma?: ChromaPlanes,
+  options: HierarchyOptions = {},
+): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array; faces: FaceBox[] } {
+  const { grid, grey, basins, graph, judge, smooth, contrast, faces, faceWeight } = finestBorders(photo, curve, noise, chroma, options);
   const longEdge = Math.max(grid.width, grid.height);
   // Grid pixels per cm² of the printed page.
   const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
@@ -132,10 +163,10 @@ export function buildHierarchy(photo: GrayPlane, curve: Uint8Array, noise: numbe
   }
   const mergesAt = {} as Record<DetailLevel, number>;
   LEVELS_FINE_TO_COARSE.forEach((level, phase) => (mergesAt[level] = sequence.phaseEnd[phase] - first));
-  const strokes = findStrokes(smooth, PRINT_LONG_EDGE_MM / longEdge, contrast);
+  const strokes = findStrokes(smooth, PRINT_LONG_EDGE_MM / longEdge, contrast, faceWeight);
   const page = printPageSize(photo.width, photo.height);
   const hierarchy = { pageWidth: page.width, pageHeight: page.height, gridWidth: grid.width, gridHeight: grid.height, regionCount, arcs, mergeA, mergeB, mergesAt, strokes };
-  return { hierarchy, grey, finestLabel: label };
+  return { hierarchy, grey, finestLabel: label, faces };
 }
 
 /** The region (a representative id) of each finest region at a level: the cut of the tree. */

@@ -8,8 +8,11 @@
  */
 import { blurFloatInPlace, type FloatPlane } from "../regions/float-plane";
 
-/** The top-hat depth (grey levels) by a square of 2 × radius + 1 pixels, minus `suppression` × its mean around (a Gaussian of surroundSigma px). */
-export function darkLineDepth(grey: FloatPlane, radius: number, surroundSigma: number, suppression: number): FloatPlane {
+/**
+ * The top-hat depth (grey levels) by a square of 2 × radius + 1 pixels, minus `suppression` × its
+ * mean around (a Gaussian of surroundSigma px); `suppression` one for the plane or one per pixel.
+ */
+export function darkLineDepth(grey: FloatPlane, radius: number, surroundSigma: number, suppression: number | Float32Array): FloatPlane {
   const { width, height } = grey;
   const closed = grey.data.slice();
   slidingExtreme(closed, width, height, radius, true);
@@ -19,7 +22,8 @@ export function darkLineDepth(grey: FloatPlane, radius: number, surroundSigma: n
   const surround: FloatPlane = { data: depth.slice(), width, height };
   blurFloatInPlace(surround, surroundSigma);
   const s = surround.data;
-  for (let i = 0; i < depth.length; i++) depth[i] = Math.max(0, depth[i] - suppression * s[i]);
+  if (typeof suppression === "number") for (let i = 0; i < depth.length; i++) depth[i] = Math.max(0, depth[i] - suppression * s[i]);
+  else for (let i = 0; i < depth.length; i++) depth[i] = Math.max(0, depth[i] - suppression[i] * s[i]);
   return { data: depth, width, height };
 }
 

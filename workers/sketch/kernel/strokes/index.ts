@@ -16,8 +16,9 @@ import type { DetailLevel } from "../../../../app/core/engine-limits";
 import type { FloatPlane } from "../regions/float-plane";
 import { smoothLines, type Polylines } from "../regions/arcs";
 import { darkLineDepth } from "./dark-lines";
-import { thin, traceChains } from "./skeleton";
+import { thin, traceChains, type Chains } from "./skeleton";
 import { LEVEL_STROKES, STROKE_TUNING } from "./tuning";
+import { FACE_TUNING } from "../faces/tuning";
 
 export { LEVEL_STROKES, STROKE_TUNING } from "./tuning";
 
@@ -36,10 +37,13 @@ export const NO_STROKES: Strokes = { count: 0, pointStart: new Int32Array(1), po
  * grid pixel, `contrast` the photo's (0..1: a faint photo's strokes are read against its own
  * strongest, as its borders are).
  */
-export function findStrokes(smooth: FloatPlane, mmPerPixel: number, contrast: number): Strokes {
+export function findStrokes(smooth: FloatPlane, mmPerPixel: number, contrast: number, faceWeight: Float32Array | null = null): Strokes {
   const { width, height } = smooth;
   const radius = Math.max(1, Math.round(STROKE_TUNING.widestLineMm / mmPerPixel / 2));
-  const depth = darkLineDepth(smooth, radius, STROKE_TUNING.surroundSigmaMm / mmPerPixel, STROKE_TUNING.surroundSuppression).data;
+  const suppression = faceWeight
+    ? Float32Array.from(faceWeight, (w) => STROKE_TUNING.surroundSuppression - (STROKE_TUNING.surroundSuppression - FACE_TUNING.strokeSurroundSuppression) * w)
+    : STROKE_TUNING.surroundSuppression;
+  const depth = darkLineDepth(smooth, radius, STROKE_TUNING.surroundSigmaMm / mmPerPixel, suppression).data;
   for (let i = 0; i < depth.length; i++) depth[i] /= contrast;
   const traceFrom = STROKE_TUNING.traceShare * Math.min(...Object.values(LEVEL_STROKES).map((level) => level.weakestDepth));
   const mask = new Uint8Array(depth.length);
@@ -51,24 +55,44 @@ export function findStrokes(smooth: FloatPlane, mmPerPixel: number, contrast: nu
   const points: number[] = [];
   const strokeDepth: number[] = [];
   const depths: number[] = [];
+  let count = 0;
   for (let k = 0; k < chains.count; k++) {
+    if (isSpur(chains, k, STROKE_TUNING.spurMm / mmPerPixel)) continue;
+    count++;
     depths.length = 0;
+    let inFace = 0;
     for (let p = chains.start[k]; p < chains.start[k + 1]; p++) {
       const i = chains.pixels[p];
       depths.push(depth[i]);
+      if (faceWeight) inFace += faceWeight[i];
       points.push((i % width) + 0.5, ((i / width) | 0) + 0.5);
     }
     // A stroke is as deep as most of it: traced down to its faint ends (so a line is not
     // dashed where it fades a little), it is judged by the depth its deeper part reaches.
     depths.sort((a, b) => a - b);
-    strokeDepth.push(depths[Math.floor(STROKE_TUNING.judgedAtShare * (depths.length - 1))]);
+    // A face's feature counts more, as much as the stroke lies in the face.
+    const weight = 1 + (FACE_TUNING.strokeWeight - 1) * (inFace / depths.length);
+    strokeDepth.push(weight * depths[Math.floor(STROKE_TUNING.judgedAtShare * (depths.length - 1))]);
     pointStart.push(points.length >> 1);
   }
-  const traced: Polylines = { count: chains.count, pointStart: Int32Array.from(pointStart), points: Float32Array.from(points) };
+  const traced: Polylines = { count, pointStart: Int32Array.from(pointStart), points: Float32Array.from(points) };
   const smoothed = smoothLines(traced, STROKE_TUNING.smoothingMm / mmPerPixel, STROKE_TUNING.pointStep);
   const lengthMm = new Float32Array(smoothed.count);
   for (let k = 0; k < smoothed.count; k++) lengthMm[k] = polylineLength(smoothed, k) * mmPerPixel;
   return { ...smoothed, depth: Float32Array.from(strokeDepth), lengthMm };
+}
+
+/**
+ * A short twig from a line to a free end: what thinning leaves where a line thickens (the corner
+ * of an eye, the edge of an iris), drawn as a tick off the line. Not a feature.
+ */
+function isSpur(chains: Chains, k: number, longestPx: number): boolean {
+  const { start, pixels, crossings } = chains;
+  const length = start[k + 1] - start[k];
+  if (length >= longestPx) return false;
+  const first = crossings[pixels[start[k]]];
+  const last = crossings[pixels[start[k + 1] - 1]];
+  return (first === 1 && last >= 3) || (first >= 3 && last === 1);
 }
 
 /** Whether a level draws stroke k: deep enough, and long enough unless twice as deep. */

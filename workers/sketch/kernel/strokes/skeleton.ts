@@ -44,6 +44,8 @@ export interface Chains {
   /** Chain k's pixels are pixels[start[k] .. start[k + 1]) (indices into the plane). */
   start: Int32Array;
   pixels: Int32Array;
+  /** Each pixel's crossings (the runs of line pixels round it): 1 at an end, 2 along a line, 3 or more at a junction. */
+  crossings: Uint8Array;
 }
 
 /** The 8 neighbours, the 4 beside a pixel first: a line is followed along its sides before its diagonals. */
@@ -126,5 +128,5 @@ export function traceChains(mask: Uint8Array, width: number, height: number): Ch
     taken[i] = 1;
     follow(i, first);
   }
-  return { count: start.length - 1, start: Int32Array.from(start), pixels: Int32Array.from(pixels) };
+  return { count: start.length - 1, start: Int32Array.from(start), pixels: Int32Array.from(pixels), crossings };
 }

@@ -26,6 +26,8 @@ export const STROKE_TUNING = {
   traceShare: 0.6,
   /** ...and each is judged by the depth this share of its pixels stay under (0.5: the median). */
   judgedAtShare: 0.75,
+  /** A twig shorter than this from a line to a free end is no stroke (thinning leaves them where a line thickens). */
+  spurMm: 2,
   /** Strokes are smoothed along their length by a Gaussian of this (on the page), then every few points kept. */
   smoothingMm: 0.6,
   pointStep: 2,

@@ -1,0 +1,141 @@
+/**
+ * Viola-Jones face detection (Viola and Jones 2001; Lienhart and Maydt 2002): a cascade of
+ * stages of Haar-feature stumps slid over a pyramid of the grey plane, each window's features read
+ * from an integral image and normalised by the window's contrast, and the windows that pass every
+ * stage grouped into faces, as OpenCV's detectMultiScale does.
+ */
+import type { GrayPlane } from "../plane";
+import { areaResize } from "../resize";
+import type { FaceCascade } from "./cascade";
+import { FACE_TUNING } from "./tuning";
+
+/** A face's box, in the pixels of the plane searched: left, top and side (the cascade's window is square). */
+export interface FaceBox {
+  x: number;
+  y: number;
+  size: number;
+}
+
+/** The faces of a grey plane at least `smallestFace` px across. */
+export function detectFaces(grey: GrayPlane, cascade: FaceCascade, smallestFace: number): FaceBox[] {
+  const windows = candidateWindows(grey, cascade, smallestFace);
+  return groupWindows(windows, FACE_TUNING.fewestAgreeingWindows, FACE_TUNING.agreement);
+}
+
+/** Every window that passes the whole cascade, [x, y, size] in the plane's pixels. */
+function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallestFace: number): number[][] {
+  const { windowWidth, windowHeight } = cascade;
+  const found: number[][] = [];
+  const firstScale = Math.max(1, smallestFace / windowWidth);
+  const largest = (Math.round(grey.width / firstScale) + 1) * (Math.round(grey.height / firstScale) + 1);
+  const sums = new Int32Array(largest);
+  const squares = new Float64Array(largest);
+  const offsets = new Int32Array(cascade.rects.length);
+  for (let scale = firstScale; ; scale *= FACE_TUNING.scaleStep) {
+    const width = Math.round(grey.width / scale);
+    const height = Math.round(grey.height / scale);
+    if (width < windowWidth + 2 || height < windowHeight + 2) break;
+    const level = areaResize(grey, width, height);
+    integrate(level, sums, squares);
+    const stride = width + 1;
+    // Each rectangle's corners as offsets from the window's top-left corner in this level's integral.
+    for (let r = 0; r < cascade.rects.length; r += 4) {
+      const [x, y, w, h] = cascade.rects.subarray(r, r + 4);
+      offsets[r] = y * stride + x;
+      offsets[r + 1] = w;
+      offsets[r + 2] = h * stride;
+      offsets[r + 3] = 0;
+    }
+    const innerArea = (windowWidth - 2) * (windowHeight - 2);
+    const innerWidth = windowWidth - 2;
+    const innerHeight = (windowHeight - 2) * stride;
+    for (let y = 0; y + windowHeight < height; y += FACE_TUNING.windowStep) {
+      for (let x = 0; x + windowWidth < width; x += FACE_TUNING.windowStep) {
+        const base = y * stride + x;
+        // The window's contrast inside a 1 px border: its features are read in its own units.
+        const a = base + stride + 1;
+        const sum = sums[a] - sums[a + innerWidth] - sums[a + innerHeight] + sums[a + innerHeight + innerWidth];
+        const sumOfSquares = squares[a] - squares[a + innerWidth] - squares[a + innerHeight] + squares[a + innerHeight + innerWidth];
+        const spread = innerArea * sumOfSquares - sum * sum;
+        if (passes(cascade, sums, offsets, base, spread > 0 ? 1 / Math.sqrt(spread) : 1)) {
+          found.push([x * scale, y * scale, windowWidth * scale]);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+function passes(cascade: FaceCascade, sums: Int32Array, offsets: Int32Array, base: number, norm: number): boolean {
+  const { stageEnd, stageThreshold, threshold, below, above, weights } = cascade;
+  let stump = 0;
+  for (let s = 0; s < stageEnd.length; s++) {
+    let votes = 0;
+    for (; stump < stageEnd[s]; stump++) {
+      let value = 0;
+      for (let r = 0; r < 3; r++) {
+        const weight = weights[stump * 3 + r];
+        if (weight === 0) continue;
+        const o = stump * 12 + r * 4;
+        const topLeft = base + offsets[o];
+        const w = offsets[o + 1];
+        const h = offsets[o + 2];
+        value += weight * (sums[topLeft] - sums[topLeft + w] - sums[topLeft + h] + sums[topLeft + h + w]);
+      }
+      votes += value * norm < threshold[stump] ? below[stump] : above[stump];
+    }
+    if (votes < stageThreshold[s]) return false;
+  }
+  return true;
+}
+
+/** The integral image of a plane and of its squares, (width + 1) × (height + 1), into the given buffers. */
+function integrate({ data, width, height }: GrayPlane, sums: Int32Array, squares: Float64Array): void {
+  const stride = width + 1;
+  sums.fill(0, 0, stride);
+  squares.fill(0, 0, stride);
+  for (let y = 0; y < height; y++) {
+    let rowSum = 0;
+    let rowSquares = 0;
+    const above = y * stride;
+    const here = above + stride;
+    sums[here] = 0;
+    squares[here] = 0;
+    for (let x = 0; x < width; x++) {
+      const v = data[y * width + x];
+      rowSum += v;
+      rowSquares += v * v;
+      sums[here + x + 1] = sums[above + x + 1] + rowSum;
+      squares[here + x + 1] = squares[above + x + 1] + rowSquares;
+    }
+  }
+}
+
+/**
+ * Clusters of alike windows, averaged, kept when more than `fewest` agree; a cluster inside a
+ * larger one at least as strong is dropped (OpenCV's groupRectangles and its last pass).
+ */
+function groupWindows(windows: number[][], fewest: number, agreement: number): FaceBox[] {
+  const parent = windows.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  const alike = (a: number[], b: number[]) => {
+    const delta = agreement * Math.min(a[2], b[2]);
+    return Math.abs(a[0] - b[0]) <= delta && Math.abs(a[1] - b[1]) <= delta && Math.abs(a[0] + a[2] - b[0] - b[2]) <= delta;
+  };
+  for (let i = 0; i < windows.length; i++) for (let j = i + 1; j < windows.length; j++) if (alike(windows[i], windows[j])) parent[find(i)] = find(j);
+  const clusters = new Map<number, { sum: number[]; count: number }>();
+  windows.forEach((window, i) => {
+    const cluster = clusters.get(find(i)) ?? { sum: [0, 0, 0], count: 0 };
+    for (let k = 0; k < 3; k++) cluster.sum[k] += window[k];
+    cluster.count++;
+    clusters.set(find(i), cluster);
+  });
+  const kept = [...clusters.values()]
+    .filter((cluster) => cluster.count > fewest)
+    .map(({ sum, count }) => ({ box: { x: sum[0] / count, y: sum[1] / count, size: sum[2] / count }, count }));
+  const within = (a: FaceBox, b: FaceBox) => {
+    const margin = b.size * agreement;
+    return b.size > a.size && a.x >= b.x - margin && a.y >= b.y - margin && a.x + a.size <= b.x + b.size + margin && a.y + a.size <= b.y + b.size + margin;
+  };
+  return kept.filter((a) => !kept.some((b) => b !== a && b.count >= Math.max(3, a.count) && within(a.box, b.box))).map(({ box }) => box);
+}

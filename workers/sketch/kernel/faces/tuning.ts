@@ -1,0 +1,48 @@
+/**
+ * How faces are looked for and what a face changes on the page (docs/decisions/034-faces.md).
+ * Sizes are shares of the photo's long edge or of the face's box.
+ */
+export const FACE_TUNING = {
+  /**
+   * Faces are looked for on the analysis grid reduced to this long edge (px): the cascade's
+   * cost grows with the pixels, and a face the page can draw features in is large anyway.
+   */
+  searchLongEdge: 640,
+  /** The smallest face looked for: this share of the long edge (a head in a group of 20-30 people). */
+  smallestFaceShare: 0.035,
+  /** Each pyramid level is this much smaller than the last (OpenCV's detectMultiScale scaleFactor). */
+  scaleStep: 1.1,
+  /** Windows are tried every this many pixels of each pyramid level. */
+  windowStep: 2,
+  /**
+   * A face is a cluster of more than this many windows that agree (OpenCV's minNeighbors): one
+   * window alone is often a pattern of bark or cloth.
+   */
+  fewestAgreeingWindows: 3,
+  /** Windows agree when their sides are within this share of their size (OpenCV's groupRectangles eps). */
+  agreement: 0.2,
+
+  /**
+   * A face's oval on the page, from the cascade's square box (which runs from the brows to below
+   * the mouth, cheek to cheek): its centre this share of the box below the box's top, its half
+   * width and half height these shares of the box's side. It reaches the forehead and the chin.
+   */
+  ovalCentreDown: 0.55,
+  ovalHalfWidth: 0.5,
+  ovalHalfHeight: 0.65,
+  /** Inside this share of the oval's radius a pixel is wholly the face's; beyond it, less and less to the oval's edge (the face's outline stays as it is). */
+  ovalCore: 0.75,
+  /**
+   * Inside a face the edges are kept at this share of their strength: a cheek's or a nose's
+   * shading is no shape to colour, and at Standard it cut a face in pieces; the features are
+   * drawn by the strokes instead.
+   */
+  shadingKept: 0.45,
+  /**
+   * Inside a face, texture suppresses dark lines this much (STROKE_TUNING.surroundSuppression
+   * elsewhere: eyelids, brows and lashes lie close together and would cancel each other out)...
+   */
+  strokeSurroundSuppression: 0.6,
+  /** ...and a stroke counts this many times its depth: a face's features are drawn at every level. */
+  strokeWeight: 1.8,
+} as const;
