@@ -1,4 +1,7 @@
-// `npm run load`: N visitors at once (default 50) against a running `npm run dev`. Each one
+// `npm run load`: N visitors (default 50) against a running `npm run dev`, all at once or
+// arriving evenly over --arrive-over seconds (a shop's customers do not all press Upload in the
+// same second, and this machine draws about one photo a second: 500 visitors' 2,500 photos take
+// most of an hour however they arrive, so --patience gives each visitor that long). Each one
 // creates a book, uploads five real photos, processes them, selects the pages, gets a quote,
 // places the order and pays on the local test checkout, the way the /book/{id} pages do. Each
 // visitor presents its own client address (below), so the per-address limits see many customers.
@@ -8,6 +11,7 @@
 //
 //   npm run dev            # in another terminal (or PORT=8790 npm run dev)
 //   npm run load           # or: npm run load -- --visitors 20 --base http://127.0.0.1:8790
+//   npm run load -- --visitors 500 --arrive-over 900 --patience 90
 //
 // A script, not a test: its figures depend on the machine. It exits 1 when anything was lost or
 // any answer was a 5xx, so it can gate a release by hand.
@@ -24,14 +28,17 @@ const DELIVERY = {
   // Required since the print partner needs it (decision 032); a UK number in Ofcom's drama range.
   phone: "+44 20 7946 0000",
 };
-/** How long one visitor's photos may take to be drawn while every other visitor's are queued too. */
-const PROCESSING_TIMEOUT_MS = 20 * 60 * 1000;
-const POLL_INTERVAL_MS = 1000;
-
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? process.argv[index + 1] : fallback;
 }
+
+/** How long one visitor's photos may take to be drawn (minutes) while every other visitor's are queued too. */
+const PROCESSING_TIMEOUT_MS = Number(option("patience", 20)) * 60 * 1000;
+/** As the book pages poll their progress (POLL_INTERVAL_MS in app/lib/shop-rules.ts). */
+const POLL_INTERVAL_MS = 2000;
+/** Visitor n arrives at n / visitors of this (seconds); 0: all at once. */
+const ARRIVE_OVER_MS = Number(option("arrive-over", 0)) * 1000;
 
 const visitors = Number(option("visitors", process.env.LOAD_VISITORS ?? 50));
 const base = option("base", `http://127.0.0.1:${process.env.PORT ?? 8787}`);
@@ -184,9 +191,11 @@ async function main() {
     console.error(`Nothing answers at ${base}: start the shop first (npm run dev), or pass --base.`);
     process.exit(2);
   }
-  console.log(`${visitors} visitors at once against ${base}, five photos each`);
+  const arrival = ARRIVE_OVER_MS > 0 ? `arriving over ${ARRIVE_OVER_MS / 1000} s` : "at once";
+  console.log(`${visitors} visitors ${arrival} against ${base}, five photos each, ${PROCESSING_TIMEOUT_MS / 60000} min patience for their pages`);
   const started = performance.now();
-  const settled = await Promise.allSettled(Array.from({ length: visitors }, (_, i) => runVisitor(i + 1, photos)));
+  const arrive = (i) => new Promise((resolve) => setTimeout(resolve, (ARRIVE_OVER_MS * i) / visitors));
+  const settled = await Promise.allSettled(Array.from({ length: visitors }, (_, i) => arrive(i).then(() => runVisitor(i + 1, photos))));
   const seconds = (performance.now() - started) / 1000;
   const flowSamples = samples.slice();
 
