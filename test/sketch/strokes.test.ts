@@ -8,7 +8,7 @@ import { deserialiseHierarchy, estimateNoise, serialiseHierarchy, type GrayPlane
 import { buildHierarchy, drawLevel } from "../../workers/sketch/kernel/regions";
 import { darkLineDepth } from "../../workers/sketch/kernel/strokes/dark-lines";
 import { thin, traceChains } from "../../workers/sketch/kernel/strokes/skeleton";
-import { findStrokes, strokeDrawnAt, type Strokes } from "../../workers/sketch/kernel/strokes";
+import { findStrokes, NO_STROKES, strokeDrawnAt, type Strokes } from "../../workers/sketch/kernel/strokes";
 import { seededRandom } from "./helpers";
 
 const IDENTITY = Uint8Array.from({ length: 256 }, (_, v) => v);
@@ -145,7 +145,7 @@ describe("feature strokes", () => {
     // Points are stored to a twentieth of a page pixel: the page drawn from the stored strokes is the same page, give or take a pixel's edge.
     expect(differingShare(drawLevel(back, "simple"), drawLevel(hierarchy, "simple"))).toBeLessThan(0.0005);
     // Version 1: the same bytes up to the merges, no strokes after them.
-    const noStrokes = serialiseHierarchy({ ...hierarchy, strokes: { count: 0, pointStart: new Int32Array(1), points: new Float32Array(0), depth: new Float32Array(0), lengthMm: new Float32Array(0) } });
+    const noStrokes = serialiseHierarchy({ ...hierarchy, strokes: NO_STROKES });
     const version1 = noStrokes.slice(0, noStrokes.length - 12);
     new DataView(version1.buffer).setUint32(0, 1, true);
     const old = deserialiseHierarchy(version1);

@@ -94,10 +94,10 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
   // On a photo with no clear edge at all (mist, night) borders are judged against its own
   // clearest ones, or even its Standard page would be one line and its Simple page blank: its
   // lightness is read in finer steps (and no page is blank: REGION_TUNING.fewestRegions).
-  const contrast = Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep));
-  const features = pixelFeatures(maps.smooth, maps.magnitude, Math.max(contrast, MIN_CONTRAST), colour);
+  const contrast = Math.max(MIN_CONTRAST, Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep)));
+  const features = pixelFeatures(maps.smooth, maps.magnitude, contrast, colour);
   const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL);
-  return { grid, grey, basins, graph, judge, smooth: maps.smooth, contrast: Math.max(contrast, MIN_CONTRAST), faces, faceWeight };
+  return { grid, grey, basins, graph, judge, smooth: maps.smooth, contrast, faces, faceWeight };
 }
 
 /**

@@ -32,8 +32,6 @@ export const REGION_TUNING = {
   noBorderBelow: 0.5,
   /** A step of one unit of Cb or Cr counts as this many grey levels in the edge strength (colour borders of equal lightness). */
   colourWeight: 3.5,
-  insideWholeAt: 0.4,
-  insideTrustCm2: 0.2,
   /**
    * A page is never blank: borders stop merging at this many regions (small ones still join their
    * neighbours), so a faint photo (mist, night), whose every border the model finds unlikely,

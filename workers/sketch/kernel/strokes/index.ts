@@ -120,8 +120,7 @@ export function strokePiecesAt(strokes: Strokes, level: DetailLevel, nearLine: (
     let piece: number[] = [];
     const flush = () => {
       const whole = piece.length === 2 * (end - first);
-      const pieceLine: Polylines = { count: 1, pointStart: Int32Array.of(0, piece.length >> 1), points: Float32Array.from(piece) };
-      if (piece.length > 0 && (whole || polylineLength(pieceLine, 0) * mmPerPixel >= shortestMm)) {
+      if (piece.length > 0 && (whole || pathLength(piece, 0, piece.length >> 1) * mmPerPixel >= shortestMm)) {
         points.push(...piece);
         pointStart.push(points.length >> 1);
       }
@@ -139,9 +138,12 @@ export function strokePiecesAt(strokes: Strokes, level: DetailLevel, nearLine: (
 }
 
 function polylineLength(lines: Polylines, k: number): number {
+  return pathLength(lines.points, lines.pointStart[k], lines.pointStart[k + 1]);
+}
+
+/** The length of the path through points first .. end - 1 of an array of x, y pairs. */
+function pathLength(points: ArrayLike<number>, first: number, end: number): number {
   let length = 0;
-  for (let p = lines.pointStart[k] + 1; p < lines.pointStart[k + 1]; p++) {
-    length += Math.hypot(lines.points[2 * p] - lines.points[2 * p - 2], lines.points[2 * p + 1] - lines.points[2 * p - 1]);
-  }
+  for (let p = first + 1; p < end; p++) length += Math.hypot(points[2 * p] - points[2 * p - 2], points[2 * p + 1] - points[2 * p - 1]);
   return length;
 }
