@@ -30,7 +30,8 @@ function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallestFace: n
   const largest = (Math.round(grey.width / firstScale) + 1) * (Math.round(grey.height / firstScale) + 1);
   const sums = new Int32Array(largest);
   const squares = new Float64Array(largest);
-  const offsets = new Int32Array(cascade.rects.length);
+  // Each rectangle's 4 corners as offsets from a window's top-left corner in a level's integral.
+  const corners = new Int32Array(cascade.rects.length);
   for (let scale = firstScale; ; scale *= FACE_TUNING.scaleStep) {
     const width = Math.round(grey.width / scale);
     const height = Math.round(grey.height / scale);
@@ -38,15 +39,16 @@ function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallestFace: n
     const level = areaResize(grey, width, height);
     integrate(level, sums, squares);
     const stride = width + 1;
-    // Each rectangle's corners as offsets from the window's top-left corner in this level's integral.
     for (let r = 0; r < cascade.rects.length; r += 4) {
       const [x, y, w, h] = cascade.rects.subarray(r, r + 4);
-      offsets[r] = y * stride + x;
-      offsets[r + 1] = w;
-      offsets[r + 2] = h * stride;
-      offsets[r + 3] = 0;
+      corners[r] = y * stride + x;
+      corners[r + 1] = y * stride + x + w;
+      corners[r + 2] = (y + h) * stride + x;
+      corners[r + 3] = (y + h) * stride + x + w;
     }
     const innerArea = (windowWidth - 2) * (windowHeight - 2);
+    // innerArea² × the variance of the flattest window a face can be.
+    const flattest = (innerArea * FACE_TUNING.flattestFaceSpread) ** 2;
     const innerWidth = windowWidth - 2;
     const innerHeight = (windowHeight - 2) * stride;
     for (let y = 0; y + windowHeight < height; y += FACE_TUNING.windowStep) {
@@ -57,7 +59,9 @@ function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallestFace: n
         const sum = sums[a] - sums[a + innerWidth] - sums[a + innerHeight] + sums[a + innerHeight + innerWidth];
         const sumOfSquares = squares[a] - squares[a + innerWidth] - squares[a + innerHeight] + squares[a + innerHeight + innerWidth];
         const spread = innerArea * sumOfSquares - sum * sum;
-        if (passes(cascade, sums, offsets, base, spread > 0 ? 1 / Math.sqrt(spread) : 1)) {
+        // A window as flat as a wall or a sky holds no face: not worth the cascade.
+        if (spread < flattest) continue;
+        if (passes(cascade, sums, corners, base, spread > 0 ? 1 / Math.sqrt(spread) : 1)) {
           found.push([x * scale, y * scale, windowWidth * scale]);
         }
       }
@@ -66,21 +70,20 @@ function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallestFace: n
   return found;
 }
 
-function passes(cascade: FaceCascade, sums: Int32Array, offsets: Int32Array, base: number, norm: number): boolean {
+/** Whether the window at `base` passes every stage; `norm` is 1 / (its inner area × its contrast). */
+function passes(cascade: FaceCascade, sums: Int32Array, corners: Int32Array, base: number, norm: number): boolean {
   const { stageEnd, stageThreshold, threshold, below, above, weights } = cascade;
   let stump = 0;
   for (let s = 0; s < stageEnd.length; s++) {
     let votes = 0;
-    for (; stump < stageEnd[s]; stump++) {
-      let value = 0;
-      for (let r = 0; r < 3; r++) {
-        const weight = weights[stump * 3 + r];
-        if (weight === 0) continue;
-        const o = stump * 12 + r * 4;
-        const topLeft = base + offsets[o];
-        const w = offsets[o + 1];
-        const h = offsets[o + 2];
-        value += weight * (sums[topLeft] - sums[topLeft + w] - sums[topLeft + h] + sums[topLeft + h + w]);
+    for (const end = stageEnd[s]; stump < end; stump++) {
+      const c = stump * 12;
+      const w = stump * 3;
+      let value =
+        weights[w] * (sums[base + corners[c]] - sums[base + corners[c + 1]] - sums[base + corners[c + 2]] + sums[base + corners[c + 3]]) +
+        weights[w + 1] * (sums[base + corners[c + 4]] - sums[base + corners[c + 5]] - sums[base + corners[c + 6]] + sums[base + corners[c + 7]]);
+      if (weights[w + 2] !== 0) {
+        value += weights[w + 2] * (sums[base + corners[c + 8]] - sums[base + corners[c + 9]] - sums[base + corners[c + 10]] + sums[base + corners[c + 11]]);
       }
       votes += value * norm < threshold[stump] ? below[stump] : above[stump];
     }

@@ -19,6 +19,12 @@ export const FACE_TUNING = {
    * window alone is often a pattern of bark or cloth.
    */
   fewestAgreeingWindows: 3,
+  /**
+   * A window whose grey varies less than this (standard deviation, grey levels of the toned
+   * grid) is skipped: eyes, brows and a mouth on skin vary far more, and on a photo's flat
+   * ground (sky, walls, a table) most windows are this flat.
+   */
+  flattestFaceSpread: 10,
   /** Windows agree when their sides are within this share of their size (OpenCV's groupRectangles eps). */
   agreement: 0.2,
 
