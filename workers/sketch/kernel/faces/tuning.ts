@@ -50,5 +50,5 @@ export const FACE_TUNING = {
    */
   strokeSurroundSuppression: 0.6,
   /** ...and a stroke counts this many times its depth: a face's features are drawn at every level. */
-  strokeWeight: 1.8,
+  strokeWeight: 2.3,
 } as const;

@@ -21,7 +21,7 @@ export const STROKE_TUNING = {
    * portrait's eyes and brows before it lost the dog's strands.
    */
   surroundSigmaMm: 6,
-  surroundSuppression: 1.5,
+  surroundSuppression: 2,
   /** Strokes are traced where the depth reaches this share of the finest level's weakest stroke... */
   traceShare: 0.6,
   /** ...and each is judged by the depth this share of its pixels stay under (0.5: the median). */
@@ -41,7 +41,7 @@ export const STROKE_TUNING = {
  * weakest is drawn however short: a pupil, a nostril, the dot of a far eye.
  */
 export const LEVEL_STROKES: Record<DetailLevel, { weakestDepth: number; shortestMm: number }> = {
-  detailed: { weakestDepth: 15, shortestMm: 1.5 },
-  standard: { weakestDepth: 19, shortestMm: 2.5 },
-  simple: { weakestDepth: 23, shortestMm: 3.5 },
+  detailed: { weakestDepth: 20, shortestMm: 1.5 },
+  standard: { weakestDepth: 25, shortestMm: 2.5 },
+  simple: { weakestDepth: 30, shortestMm: 3.5 },
 };
