@@ -15,10 +15,10 @@ export const STROKE_TUNING = {
   /**
    * Texture is no feature: the mean depth around a pixel (a Gaussian of this) is subtracted ×
    * surroundSuppression, so ground covered by dark lines (a dense lawn, gravel, a crowd) cancels
-   * out and a lone eye on smooth skin stands. Sparse strands (a dog's fur a few millimetres apart)
-   * stand as an eyelid does: without knowing where a face is, nothing in the grey tells them
-   * apart (decision 033). Stronger suppression, or dropping strokes where lines crowd, lost the
-   * portrait's eyes and brows before it lost the dog's strands.
+   * out and a lone line on smooth ground stands. Sparse strands (a dog's fur a few millimetres
+   * apart) stand as an eyelid does: nothing in the grey tells them apart (decision 033), so a
+   * face found by kernel/faces/ has its own, weaker suppression (FACE_TUNING) and this one can
+   * be strong enough to keep fur and suits clean (decision 034).
    */
   surroundSigmaMm: 6,
   surroundSuppression: 2,
