@@ -1168,9 +1168,9 @@ def print_page_size(w, h):
     return max(1, js_round(w * scale)), max(1, js_round(h * scale))
 
 
-def hierarchy(photo):
-    """regions/index.ts buildHierarchy (with finestBorders), from a decoded plane of any size:
-    grey (2-D), or YCrCb (3 channels: Y is the grey, Cr and Cb the chroma)."""
+def analysis_grid(photo):
+    """regions/index.ts finestBorders' first steps, from a decoded plane of any size: the toned
+    grey on the analysis grid, the chroma there (or None), the grid's size and its noise."""
     h, w = photo.shape[:2]
     grey = photo if photo.ndim == 2 else cv2.extractChannel(photo, 0)
     lut = tone_curve(grey)
@@ -1184,6 +1184,14 @@ def hierarchy(photo):
         small = cv2.extractChannel(small, 0)
     small = cv2.LUT(small, lut)
     grid_noise = noise * grid[1] / h  # averaging n x n pixels divides the noise by n
+    return small, chroma, grid, grid_noise
+
+
+def hierarchy(photo):
+    """regions/index.ts buildHierarchy (with finestBorders), from a decoded plane of any size:
+    grey (2-D), or YCrCb (3 channels: Y is the grey, Cr and Cb the chroma)."""
+    h, w = photo.shape[:2]
+    small, chroma, grid, grid_noise = analysis_grid(photo)
     px_per_mm = max(grid) / PRINT_LONG_EDGE_MM
     flood, saliency, strongest, smooth, magnitude = edge_maps(small, grid_noise, px_per_mm, chroma)
     faces = find_faces(small)

@@ -1,11 +1,15 @@
 /**
  * bench/opencv_recipe.py, the bench's OpenCV mirror of our engine, must keep doing the feature
  * strokes' job as ours does (decision 033): its depth of dark lines is ours, and given ours'
- * thinned mask its walk finds ours' chains, one for one. Skipped where /usr/bin/python3 has no cv2.
+ * thinned mask its walk finds ours' chains, one for one; and on the same grey it finds the faces
+ * ours finds (decision 034). Skipped where /usr/bin/python3 has no cv2 (the faces also without
+ * Debian's opencv-data, which the mirror looks for as the bench does).
  */
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { findFaces } from "../../workers/sketch/kernel/faces";
 import { blurFloatInPlace, type FloatPlane } from "../../workers/sketch/kernel/regions/float-plane";
 import { darkLineDepth } from "../../workers/sketch/kernel/strokes/dark-lines";
 import { thin, traceChains } from "../../workers/sketch/kernel/strokes/skeleton";
@@ -131,4 +135,34 @@ it.skipIf(!hasXimgproc)("the OpenCV mirror's numpy thinning is cv2.ximgproc's Gu
   const run = spawnSync(python, ["-c", GUO_HALL_CHECK], { cwd: root, encoding: "utf8", env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
   expect(run.stderr).toBe("");
   expect(run.stdout.trim()).toBe("1");
+});
+
+/** The mirror's analysis grid (toned grey) of the astronaut and the faces it finds there, from Python. */
+const MIRROR_FACES = `
+import json, sys
+sys.path.insert(0, "bench")
+import opencv_recipe as mirror
+path = "test/fixtures/photos/astronaut.jpg"
+grey = mirror.analysis_grid(mirror.decoded(path, mirror.reduced_mode(path)))[0]
+print(json.dumps({"width": grey.shape[1], "height": grey.shape[0], "grey": grey.ravel().tolist(), "faces": mirror.find_faces(grey)}))
+`;
+/** Whether Debian's opencv-data is where the mirror looks for it: installed, unpacked in bench/out, or a .deb to unpack. */
+const cascadeFile = path.join("haarcascades", "haarcascade_frontalface_alt.xml");
+const hasOpenCvData =
+  hasOpenCv &&
+  (["/usr/share/opencv4", "/usr/share/opencv", path.join(root, "bench/out/opencv-data/usr/share/opencv4")].some((folder) => existsSync(path.join(folder, cascadeFile))) ||
+    [root, path.join(root, "bench/out"), "/tmp/wp", "/var/cache/apt/archives"].some((place) => existsSync(place) && readdirSync(place).some((name) => name.startsWith("opencv-data_") && name.endsWith(".deb"))));
+
+it.skipIf(!hasOpenCvData)("the OpenCV mirror finds the astronaut's face where ours finds it on the same grey", () => {
+  const run = spawnSync(python, ["-c", MIRROR_FACES], { cwd: root, encoding: "utf8", env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" }, maxBuffer: 64 << 20 });
+  expect(run.stderr).toBe("");
+  const mirror = JSON.parse(run.stdout) as { width: number; height: number; grey: number[]; faces: number[][] };
+  const ours = findFaces({ data: Uint8Array.from(mirror.grey), width: mirror.width, height: mirror.height });
+  expect(ours).toHaveLength(1);
+  // cv2's boxes are whole pixels and it steps its windows 1 px past a pyramid scale of 2 (ours 2 px):
+  // the same face within a tenth of its side.
+  for (const { x, y, size } of ours) {
+    const near = mirror.faces.filter(([mx, my, side]) => Math.max(Math.abs(mx - x), Math.abs(my - y), Math.abs(side - size)) <= 0.1 * size);
+    expect(near, `ours [${x}, ${y}, ${size}], the mirror's ${JSON.stringify(mirror.faces)}`).toHaveLength(1);
+  }
 });
