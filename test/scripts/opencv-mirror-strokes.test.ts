@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { findFaces } from "../../workers/sketch/kernel/faces";
+import { FACE_TUNING, faceWeights, findFaces } from "../../workers/sketch/kernel/faces";
 import { blurFloatInPlace, type FloatPlane } from "../../workers/sketch/kernel/regions/float-plane";
 import { darkLineDepth } from "../../workers/sketch/kernel/strokes/dark-lines";
 import { thin, traceChains } from "../../workers/sketch/kernel/strokes/skeleton";
@@ -165,4 +165,50 @@ it.skipIf(!hasOpenCvData)("the OpenCV mirror finds the astronaut's face where ou
     const near = mirror.faces.filter(([mx, my, side]) => Math.max(Math.abs(mx - x), Math.abs(my - y), Math.abs(side - size)) <= 0.1 * size);
     expect(near, `ours [${x}, ${y}, ${size}], the mirror's ${JSON.stringify(mirror.faces)}`).toHaveLength(1);
   }
+});
+
+/** The mirror's face weights for the boxes, and its depth with the face-eased suppression, from Python. */
+const MIRROR_FACE_WEIGHTS = `
+import json, sys
+sys.path.insert(0, "bench")
+import numpy as np, opencv_recipe as mirror
+job = json.load(sys.stdin)
+w, h = job["width"], job["height"]
+weights = mirror.face_weights([tuple(face) for face in job["faces"]], w, h)
+everywhere, in_face = mirror.STROKE_TUNING["surroundSuppression"], mirror.FACE_TUNING["strokeSurroundSuppression"]
+suppression = (everywhere - (everywhere - in_face) * weights.astype(np.float64)).astype(np.float32)
+depth = mirror.dark_line_depth(np.array(job["smooth"], np.float32).reshape(h, w), job["mmPerPixel"], 1.0, suppression)
+print(json.dumps({"weights": weights.ravel().tolist(), "depth": depth.ravel().tolist()}))
+`;
+
+it.skipIf(!hasOpenCv)("the OpenCV mirror's face ovals are ours, and so is its depth with the suppression eased in them", () => {
+  const width = 96;
+  const height = 72;
+  const mmPerPixel = 0.5;
+  // Two overlapping faces, one running off the plane's right edge.
+  const faces = [{ x: 20.4, y: 8.7, size: 40.3 }, { x: 50, y: 30, size: 52 }];
+  const smooth = featurePlane(width, height);
+  const weights = faceWeights(faces, width, height)!;
+  const suppression = Float32Array.from(weights, (w) => STROKE_TUNING.surroundSuppression - (STROKE_TUNING.surroundSuppression - FACE_TUNING.strokeSurroundSuppression) * w);
+  const radius = Math.max(1, Math.round(STROKE_TUNING.widestLineMm / mmPerPixel / 2));
+  const depth = darkLineDepth(smooth, radius, STROKE_TUNING.surroundSigmaMm / mmPerPixel, suppression).data;
+  const run = spawnSync(python, ["-c", MIRROR_FACE_WEIGHTS], {
+    cwd: root,
+    input: JSON.stringify({ width, height, mmPerPixel, smooth: Array.from(smooth.data), faces: faces.map(({ x, y, size }) => [x, y, size]) }),
+    encoding: "utf8",
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+    maxBuffer: 64 << 20,
+  });
+  expect(run.stderr).toBe("");
+  const mirror = JSON.parse(run.stdout) as { weights: number[]; depth: number[] };
+  expect(weights.filter((w) => w === 1).length).toBeGreaterThan(500);
+  expect(weights.filter((w) => w > 0 && w < 1).length).toBeGreaterThan(200);
+  let worstWeight = 0;
+  let worstDepth = 0;
+  for (let i = 0; i < weights.length; i++) {
+    worstWeight = Math.max(worstWeight, Math.abs(mirror.weights[i] - weights[i]));
+    worstDepth = Math.max(worstDepth, Math.abs(mirror.depth[i] - depth[i]));
+  }
+  expect(worstWeight).toBeLessThan(1e-6);
+  expect(worstDepth).toBeLessThan(1e-3);
 });
