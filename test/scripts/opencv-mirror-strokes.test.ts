@@ -1,8 +1,9 @@
 /**
  * bench/opencv_recipe.py, the bench's OpenCV mirror of our engine, must keep doing the feature
  * strokes' job as ours does (decision 033): its depth of dark lines is ours, and given ours'
- * thinned mask its walk finds ours' chains, one for one; and on the same grey it finds the faces
- * ours finds (decision 034). Skipped where /usr/bin/python3 has no cv2 (the faces also without
+ * thinned mask its walk finds ours' chains, one for one, and drops the same twigs; and the face
+ * stage's (decision 034): on the same grey it finds the faces ours finds, and its face ovals and
+ * the depth eased inside them are ours. Skipped where /usr/bin/python3 has no cv2 (the faces also without
  * Debian's opencv-data, which the mirror looks for as the bench does).
  */
 import { spawnSync } from "node:child_process";
@@ -11,6 +12,7 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { FACE_TUNING, faceWeights, findFaces } from "../../workers/sketch/kernel/faces";
 import { blurFloatInPlace, type FloatPlane } from "../../workers/sketch/kernel/regions/float-plane";
+import { findStrokes } from "../../workers/sketch/kernel/strokes";
 import { darkLineDepth } from "../../workers/sketch/kernel/strokes/dark-lines";
 import { thin, traceChains } from "../../workers/sketch/kernel/strokes/skeleton";
 import { LEVEL_STROKES, STROKE_TUNING } from "../../workers/sketch/kernel/strokes/tuning";
@@ -30,9 +32,10 @@ depth = mirror.dark_line_depth(np.array(job["smooth"], np.float32).reshape(h, w)
 framed = np.zeros((h + 2, w + 2), np.uint8)
 framed[1:-1, 1:-1] = np.array(job["thinned"], np.uint8).reshape(h, w)
 pixels, starts = mirror.trace_chains(framed)
+kept_starts = mirror.without_spurs(pixels, starts, mirror.crossings_of(framed > 0), mirror.STROKE_TUNING["spurMm"] / job["mmPerPixel"])[1]
 y, x = np.divmod(pixels, w + 2)
 plain = (y - 1) * w + (x - 1)
-print(json.dumps({"depth": depth.ravel().tolist(), "chains": [plain[a:b].tolist() for a, b in zip(starts[:-1], starts[1:])]}))
+print(json.dumps({"depth": depth.ravel().tolist(), "chains": [plain[a:b].tolist() for a, b in zip(starts[:-1], starts[1:])], "strokes": len(kept_starts) - 1}))
 `;
 
 /**
@@ -76,7 +79,7 @@ function mirrorOf(width: number, height: number, mmPerPixel: number, smooth: Flo
     maxBuffer: 64 << 20,
   });
   expect(run.stderr).toBe("");
-  return JSON.parse(run.stdout) as { depth: number[]; chains: number[][] };
+  return JSON.parse(run.stdout) as { depth: number[]; chains: number[][]; strokes: number };
 }
 
 function oursChains(mask: Uint8Array, width: number, height: number): number[][] {
@@ -86,7 +89,7 @@ function oursChains(mask: Uint8Array, width: number, height: number): number[][]
   return list;
 }
 
-it.skipIf(!hasOpenCv)("the OpenCV mirror's stroke depth is ours, and on ours' thinned masks its chains are ours", () => {
+it.skipIf(!hasOpenCv)("the OpenCV mirror's stroke depth is ours, and on ours' thinned masks its chains are ours and it drops ours' twigs", () => {
   const width = 96;
   const height = 72;
   const mmPerPixel = 0.5;
@@ -106,6 +109,10 @@ it.skipIf(!hasOpenCv)("the OpenCV mirror's stroke depth is ours, and on ours' th
   expect(ours.length).toBeGreaterThanOrEqual(6);
   expect(ours.some((chain) => chain.length > 2 && chain[0] === chain[chain.length - 1])).toBe(true);
   expect(mirror.chains).toEqual(ours);
+  // Twigs off the lines dropped as ours drops them (ours' strokes from the same plane, mask and chains).
+  const strokes = findStrokes(smooth, mmPerPixel, 1);
+  expect(strokes.count).toBeLessThan(ours.length);
+  expect(mirror.strokes).toBe(strokes.count);
 
   const maze = mazeMask(width, height);
   thin(maze, width, height);
