@@ -19,6 +19,14 @@ Prints JSON, best of `repeats` runs each:
                   surroundSuppression x surround), faded under visibleStep as edge-map.ts fades
                   it; both in quarter grey levels; the blurs are ours' three stacked boxes, by
                   cv2.blur;
+                - the faces (faces/, decision 034): the grid's toned grey reduced (INTER_AREA) to
+                  searchLongEdge, cv2.CascadeClassifier with OpenCV's haarcascade_frontalface_alt
+                  (the cascade ours reads from the jsfeat package; here from Debian's opencv-data,
+                  found as bench/photo-set.mjs finds packages, never downloaded) by
+                  detectMultiScale (scaleStep, fewestAgreeingWindows, faces from smallestFaceShare
+                  of the long edge), the boxes scaled back to the grid; each face's oval weights
+                  in numpy; inside them the three edge maps keep 1 - (1 - shadingKept) x weight of
+                  their strength before the watershed;
                 - watershed basins: the flood map's regional minima (erode, connectedComponents)
                   as markers for cv2.watershed, its lines given to a neighbouring basin;
                 - the adjacency graph in numpy (np.unique, np.bincount): border length, summed
@@ -44,20 +52,24 @@ Prints JSON, best of `repeats` runs each:
                   length (arcSmoothingMm, every arcPointStep-th point kept), as ours keeps them;
                 - the feature strokes (strokes/, decision 033): the black top-hat of the smoothed
                   grey (cv2.morphologyEx MORPH_BLACKHAT, a square widestLineMm wide) over the
-                  photo's contrast, minus surroundSuppression x its mean around (our three boxes),
-                  floored at 0; the pixels at least traceShare of the finest level's weakest depth
-                  thinned (Guo and Hall's rule, pixel for pixel cv2.ximgproc.thinning's, in numpy)
-                  and followed from end or junction to the next as ours (a Python walk: OpenCV has
-                  no primitive for it); each chain judged by its judgedAtShare depth, smoothed as
-                  arcs, its length in mm;
+                  photo's contrast, minus surroundSuppression x its mean around (our three boxes;
+                  inside a face eased towards strokeSurroundSuppression by its weight), floored at
+                  0; the pixels at least traceShare of the finest level's weakest depth thinned
+                  (Guo and Hall's rule, pixel for pixel cv2.ximgproc.thinning's, in numpy) and
+                  followed from end or junction to the next as ours (a Python walk: OpenCV has no
+                  primitive for it); twigs (under spurMm, a free end to a junction) dropped; each
+                  chain judged by its judgedAtShare depth (x up to strokeWeight in a face),
+                  smoothed as arcs, its length in mm;
                 - the standard level's borders traced, smoothed, scaled to the page (long edge
                   3300, whatever the photo's size) and drawn by cv2.polylines; its strokes (deep
                   and long enough by LEVEL_STROKES) cut where they come within clearanceMm of
                   those borders (the borders drawn on the grid, cv2.dilate by a square) and drawn
                   by cv2.polylines with the level's line.
                 The tuning (REGION_TUNING, LEVEL_REGIONS, BORDER_MODEL) is read from tuning.ts,
-                STROKE_TUNING and LEVEL_STROKES from strokes/tuning.ts, the few constants beside
-                them from the files that hold them.
+                STROKE_TUNING and LEVEL_STROKES from strokes/tuning.ts, FACE_TUNING from
+                faces/tuning.ts, the few constants beside them from the files that hold them.
+                Without opencv-data's cascade the mirror stops and says so on stderr: a mirror
+                without the face stage would not be the same job.
   (whole_ms and whole_cpu_ms are no longer printed here: see --serve)
 
 `opencv_recipe.py --serve` reads lines "PATH RUNS" on stdin and answers each with one JSON line,
@@ -71,8 +83,8 @@ alternates rounds of our runs with rounds of these, so both sides are timed in t
 of the machine (see bench/run.mjs, sameJobRounds).
 
 `opencv_recipe.py --pages PATH PREFIX` runs the whole same job's hierarchy once, writes each
-level's page to PREFIX-<level>.png and prints the levels' region and stroke counts as JSON: for
-looking at the mirror's pages beside ours.
+level's page to PREFIX-<level>.png and prints the faces found (x, y, side on the grid) and the
+levels' region and stroke counts as JSON: for looking at the mirror's pages beside ours.
 """
 import functools
 import heapq
@@ -1284,6 +1296,7 @@ def best_ms(fn, repeats, *args):
 
 
 def serve():
+    face_cascade()  # a missing cascade stops the server before it says it is ready
     print(json.dumps({"version": cv2.__version__, "threads": cv2.getNumThreads()}), flush=True)
     modes = {}
     for line in sys.stdin:
