@@ -19,6 +19,14 @@ Prints JSON, best of `repeats` runs each:
                   surroundSuppression x surround), faded under visibleStep as edge-map.ts fades
                   it; both in quarter grey levels; the blurs are ours' three stacked boxes, by
                   cv2.blur;
+                - the faces (faces/, decision 034): the grid's toned grey reduced (INTER_AREA) to
+                  searchLongEdge, cv2.CascadeClassifier with OpenCV's haarcascade_frontalface_alt
+                  (the cascade ours reads from the jsfeat package; here from Debian's opencv-data,
+                  found as bench/photo-set.mjs finds packages, never downloaded) by
+                  detectMultiScale (scaleStep, fewestAgreeingWindows, faces from smallestFaceShare
+                  of the long edge), the boxes scaled back to the grid; each face's oval weights
+                  in numpy; inside them the three edge maps keep 1 - (1 - shadingKept) x weight of
+                  their strength before the watershed;
                 - watershed basins: the flood map's regional minima (erode, connectedComponents)
                   as markers for cv2.watershed, its lines given to a neighbouring basin;
                 - the adjacency graph in numpy (np.unique, np.bincount): border length, summed
@@ -44,20 +52,24 @@ Prints JSON, best of `repeats` runs each:
                   length (arcSmoothingMm, every arcPointStep-th point kept), as ours keeps them;
                 - the feature strokes (strokes/, decision 033): the black top-hat of the smoothed
                   grey (cv2.morphologyEx MORPH_BLACKHAT, a square widestLineMm wide) over the
-                  photo's contrast, minus surroundSuppression x its mean around (our three boxes),
-                  floored at 0; the pixels at least traceShare of the finest level's weakest depth
-                  thinned (Guo and Hall's rule, pixel for pixel cv2.ximgproc.thinning's, in numpy)
-                  and followed from end or junction to the next as ours (a Python walk: OpenCV has
-                  no primitive for it); each chain judged by its judgedAtShare depth, smoothed as
-                  arcs, its length in mm;
+                  photo's contrast, minus surroundSuppression x its mean around (our three boxes;
+                  inside a face eased towards strokeSurroundSuppression by its weight), floored at
+                  0; the pixels at least traceShare of the finest level's weakest depth thinned
+                  (Guo and Hall's rule, pixel for pixel cv2.ximgproc.thinning's, in numpy) and
+                  followed from end or junction to the next as ours (a Python walk: OpenCV has no
+                  primitive for it); twigs (under spurMm, a free end to a junction) dropped; each
+                  chain judged by its judgedAtShare depth (x up to strokeWeight in a face),
+                  smoothed as arcs, its length in mm;
                 - the standard level's borders traced, smoothed, scaled to the page (long edge
                   3300, whatever the photo's size) and drawn by cv2.polylines; its strokes (deep
                   and long enough by LEVEL_STROKES) cut where they come within clearanceMm of
                   those borders (the borders drawn on the grid, cv2.dilate by a square) and drawn
                   by cv2.polylines with the level's line.
                 The tuning (REGION_TUNING, LEVEL_REGIONS, BORDER_MODEL) is read from tuning.ts,
-                STROKE_TUNING and LEVEL_STROKES from strokes/tuning.ts, the few constants beside
-                them from the files that hold them.
+                STROKE_TUNING and LEVEL_STROKES from strokes/tuning.ts, FACE_TUNING from
+                faces/tuning.ts, the few constants beside them from the files that hold them.
+                Without opencv-data's cascade the mirror stops and says so on stderr: a mirror
+                without the face stage would not be the same job.
   (whole_ms and whole_cpu_ms are no longer printed here: see --serve)
 
 `opencv_recipe.py --serve` reads lines "PATH RUNS" on stdin and answers each with one JSON line,
@@ -71,14 +83,16 @@ alternates rounds of our runs with rounds of these, so both sides are timed in t
 of the machine (see bench/run.mjs, sameJobRounds).
 
 `opencv_recipe.py --pages PATH PREFIX` runs the whole same job's hierarchy once, writes each
-level's page to PREFIX-<level>.png and prints the levels' region and stroke counts as JSON: for
-looking at the mirror's pages beside ours.
+level's page to PREFIX-<level>.png and prints the faces found (x, y, side on the grid) and the
+levels' region and stroke counts as JSON: for looking at the mirror's pages beside ours.
 """
+import functools
 import heapq
 import json
 import math
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -209,7 +223,7 @@ def read_stroke_tuning():
     read, said on stderr."""
     tuning = {
         "widestLineMm": 1.8, "surroundSigmaMm": 6, "surroundSuppression": 1.5, "traceShare": 0.6, "judgedAtShare": 0.75,
-        "smoothingMm": 0.6, "pointStep": 2, "clearanceMm": 0.6,
+        "spurMm": 2, "smoothingMm": 0.6, "pointStep": 2, "clearanceMm": 0.6,
     }
     levels = {
         "detailed": {"weakestDepth": 15, "shortestMm": 1.5},
@@ -237,8 +251,29 @@ def read_stroke_tuning():
     return tuning, levels
 
 
+def read_face_tuning():
+    """The face stage's numbers (decision 034): FACE_TUNING from faces/tuning.ts, read as
+    read_tuning reads the regions'; these values where it cannot be read, said on stderr."""
+    tuning = {
+        "searchLongEdge": 640, "smallestFaceShare": 0.035, "scaleStep": 1.1, "windowStep": 2, "fewestAgreeingWindows": 3,
+        "agreement": 0.2, "ovalCentreDown": 0.55, "ovalHalfWidth": 0.5, "ovalHalfHeight": 0.65, "ovalCore": 0.75,
+        "shadingKept": 0.45, "strokeSurroundSuppression": 0.6, "strokeWeight": 1.8,
+    }
+    try:
+        text = source_without_comments(os.path.join("..", "faces", "tuning.ts"))
+        block = re.search(r"FACE_TUNING\s*(?::\s*\w+\s*)?=\s*\{(.*?)\}", text, re.S)
+    except OSError:
+        block = None
+    if block:
+        tuning.update((key, float(value)) for key, value in re.findall(r"(\w+)\s*:\s*(-?[\d.]+)", block.group(1)))
+    else:
+        print("opencv_recipe.py: not read from the engine's files, so as last known: FACE_TUNING", file=sys.stderr)
+    return tuning
+
+
 TUNING, LEVEL_REGIONS, BORDER_MODEL, CONSTANTS = read_tuning()
 STROKE_TUNING, LEVEL_STROKES = read_stroke_tuning()
+FACE_TUNING = read_face_tuning()
 ANALYSIS_LONG_EDGE = int(TUNING["analysisLongEdge"])
 SMOOTHING_MM = TUNING["smoothingMm"]
 NOISE_SMOOTHING = TUNING["noiseSmoothing"]
@@ -734,6 +769,106 @@ def smoothed_borders(label, sigma):
     return smooth + 1, np.concatenate(([0], np.cumsum(kept_sizes)))
 
 
+# ---- Faces (workers/sketch/kernel/faces/, decision 034) ----
+
+BENCH_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out")
+FACE_CASCADE = os.path.join("haarcascades", "haarcascade_frontalface_alt.xml")
+
+
+def opencv_data_folder():
+    """Debian's opencv-data, found as bench/photo-set.mjs findPackageFolder finds a package:
+    installed, or already unpacked in bench/out/opencv-data, or unpacked there (dpkg-deb -x) from
+    a .deb (`apt-get download opencv-data`) in the current folder, bench/out, /tmp/wp or apt's
+    cache. Nothing is downloaded. None where it is nowhere."""
+    unpacked = os.path.join(BENCH_OUT, "opencv-data", "usr", "share", "opencv4")
+    for candidate in ("/usr/share/opencv4", "/usr/share/opencv", unpacked):
+        if os.path.exists(os.path.join(candidate, FACE_CASCADE)):
+            return candidate
+    for place in (os.getcwd(), BENCH_OUT, "/tmp/wp", "/var/cache/apt/archives"):
+        if not os.path.isdir(place):
+            continue
+        deb = next((name for name in sorted(os.listdir(place)) if name.startswith("opencv-data_") and name.endswith(".deb")), None)
+        if deb is None:
+            continue
+        subprocess.run(["dpkg-deb", "-x", os.path.join(place, deb), os.path.join(BENCH_OUT, "opencv-data")], check=True)
+        if os.path.exists(os.path.join(unpacked, FACE_CASCADE)):
+            return unpacked
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def face_cascade():
+    """OpenCV's haarcascade_frontalface_alt, the cascade ours reads from the jsfeat package. Without
+    it the mirror would skip a stage ours always runs, so it stops and says so."""
+    folder = opencv_data_folder()
+    cascade = cv2.CascadeClassifier(os.path.join(folder, FACE_CASCADE)) if folder else None
+    if cascade is None or cascade.empty():
+        raise SystemExit(
+            "opencv_recipe.py: OpenCV's face cascade (opencv-data's " + FACE_CASCADE + ") was not found: "
+            "`apt-get download opencv-data` in the repository's folder or bench/out (it is unpacked into "
+            "bench/out/opencv-data; nothing is downloaded at run time). Without it the mirror cannot find faces as ours does."
+        )
+    return cascade
+
+
+def find_faces(grey):
+    """faces/index.ts findFaces: on the analysis grid's toned grey reduced (INTER_AREA) to
+    searchLongEdge, never up, cv2's detectMultiScale for faces at least smallestFaceShare of that
+    long edge (scaleStep, fewestAgreeingWindows as minNeighbors); the boxes (x, y, side) scaled
+    back to the grid. cv2 steps its windows 2 px below a pyramid scale of 2 and 1 px above, ours 2
+    px at every scale, and cv2's boxes are whole pixels, ours the windows' means: the same faces,
+    boxes a few px apart."""
+    h, w = grey.shape
+    longest = FACE_TUNING["searchLongEdge"]
+    if max(w, h) > longest:
+        search = (max(1, js_round(w * longest / max(w, h))), max(1, js_round(h * longest / max(w, h))))
+        small = cv2.resize(grey, search, interpolation=cv2.INTER_AREA)
+    else:
+        search, small = (w, h), grey
+    scale = w / search[0]
+    smallest = math.ceil(FACE_TUNING["smallestFaceShare"] * max(search))
+    boxes = face_cascade().detectMultiScale(
+        small, scaleFactor=FACE_TUNING["scaleStep"], minNeighbors=int(FACE_TUNING["fewestAgreeingWindows"]), minSize=(smallest, smallest)
+    )
+    return [(x * scale, y * scale, side * scale) for x, y, side, _ in np.asarray(boxes, np.float64).reshape(-1, 4)]
+
+
+def face_weights(faces, width, height):
+    """faces/index.ts faceWeights: per grid pixel how much it belongs to a face, 1 inside ovalCore of
+    a face's oval (centred ovalCentreDown of its box down, half-axes ovalHalfWidth and
+    ovalHalfHeight of its side), falling linearly to 0 at the oval's edge, the largest over the
+    faces; float32, as ours. None without a face."""
+    if not faces:
+        return None
+    weights = np.zeros((height, width), np.float32)
+    core = FACE_TUNING["ovalCore"]
+    for x, y, size in faces:
+        centre_x, centre_y = x + size / 2, y + FACE_TUNING["ovalCentreDown"] * size
+        half_width, half_height = FACE_TUNING["ovalHalfWidth"] * size, FACE_TUNING["ovalHalfHeight"] * size
+        top, bottom = max(0, math.floor(centre_y - half_height)), min(height - 1, math.ceil(centre_y + half_height))
+        left, right = max(0, math.floor(centre_x - half_width)), min(width - 1, math.ceil(centre_x + half_width))
+        if top > bottom or left > right:
+            continue
+        rows = (np.arange(top, bottom + 1)[:, None] + 0.5 - centre_y) / half_height
+        columns = (np.arange(left, right + 1)[None, :] + 0.5 - centre_x) / half_width
+        radius = np.hypot(columns, rows)
+        weight = np.where(radius <= core, 1.0, np.where(radius < 1, (1 - radius) / (1 - core), 0.0))
+        window = weights[top:bottom + 1, left:right + 1]
+        np.maximum(window, weight.astype(np.float32), out=window)
+    return weights
+
+
+def keep_less_shading_in_faces(flood, saliency, magnitude, weight):
+    """regions/index.ts keepLessShadingInFaces: inside a face the edge maps keep
+    1 - (1 - shadingKept) x its weight of their strength (the integer maps rounded as Math.round),
+    in place, before the watershed."""
+    inside = weight > 0
+    kept = 1 - (1 - FACE_TUNING["shadingKept"]) * weight[inside].astype(np.float64)
+    flood[inside] = np.floor(flood[inside] * kept + 0.5)
+    saliency[inside] = np.floor(saliency[inside] * kept + 0.5)
+    magnitude[inside] = magnitude[inside] * kept
+
+
 # ---- Feature strokes (workers/sketch/kernel/strokes/, decision 033) ----
 
 # skeleton.ts: the 8 neighbours, the 4 beside a pixel first (a line is followed along its sides
@@ -742,17 +877,18 @@ STROKE_NEIGHBOURS = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1),
 STROKE_RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 
-def dark_line_depth(smooth, mm_per_px, contrast):
+def dark_line_depth(smooth, mm_per_px, contrast, suppression=None):
     """dark-lines.ts darkLineDepth: the black top-hat of the smoothed grey (cv2.morphologyEx
     MORPH_BLACKHAT: its closing by a square of 2r + 1, r = widestLineMm / 2 on the grid, minus the
     grey; cv2's default border leaves the outside out of the max and the min, as ours clips the
     square to the plane), minus surroundSuppression x its mean around (a Gaussian of
-    surroundSigmaMm, our three stacked boxes), floored at 0, divided by the photo's contrast."""
+    surroundSigmaMm, our three stacked boxes), floored at 0, divided by the photo's contrast.
+    `suppression`: one per pixel (float32, as ours) in place of surroundSuppression, or None."""
     radius = max(1, js_round(STROKE_TUNING["widestLineMm"] / mm_per_px / 2))
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * radius + 1, 2 * radius + 1))
     depth = cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, square)
     surround = blur(depth, STROKE_TUNING["surroundSigmaMm"] / mm_per_px)
-    depth = cv2.max(depth - STROKE_TUNING["surroundSuppression"] * surround, 0.0)
+    depth = cv2.max(depth - (STROKE_TUNING["surroundSuppression"] if suppression is None else suppression) * surround, 0.0)
     depth /= contrast
     return depth
 
@@ -800,21 +936,27 @@ def thin_guo_hall(framed):
             return on.reshape(h, w)
 
 
-def trace_chains(thinned):
+def crossings_of(on):
+    """skeleton.ts traceChains' crossings of each pixel of a thinned mask (with a frame of 0 round
+    it): the runs of line pixels round it, 1 at an end, 2 along a line, 3 or more at a junction."""
+    ring = [np.roll(on, (-dy, -dx), axis=(0, 1)) for dx, dy in STROKE_RING]  # ring[k][y, x] = on[y + dy, x + dx]
+    runs = sum((~ring[k] & ring[(k + 1) & 7]).astype(np.uint8) for k in range(8))
+    # A pixel whose every neighbour is on (inside a blob thinning left) counts as a junction.
+    return np.where((runs == 0) & ring[2], 3, runs)
+
+
+def trace_chains(thinned, crossings=None):
     """skeleton.ts traceChains, step for step, as a Python walk (OpenCV has no primitive that
     follows a skeleton from junction to junction: cv2.findContours goes round each line and back
     again): from each end or junction (told by its crossings, counted in numpy) along the line to
     the next; lone pixels as chains of one; loops without a junction from their first pixel round
     to it again. Given ours' thinned mask it gives ours' chains (577, 1620 and 1497 on the
     astronaut, Grace Hopper and the dog, and from there the same strokes per level). `thinned`:
-    the mask with a frame of 0 round it. Answers each chain's pixels (flat indices into the framed
+    the mask with a frame of 0 round it; `crossings`: crossings_of it, if already counted. Answers each chain's pixels (flat indices into the framed
     plane) and where each chain starts."""
     h, w = thinned.shape
     on = thinned > 0
-    ring = [np.roll(on, (-dy, -dx), axis=(0, 1)) for dx, dy in STROKE_RING]  # ring[k][y, x] = on[y + dy, x + dx]
-    runs = sum((~ring[k] & ring[(k + 1) & 7]).astype(np.uint8) for k in range(8))
-    # A pixel whose every neighbour is on (inside a blob thinning left) counts as a junction.
-    crossings = np.where((runs == 0) & ring[2], 3, runs)
+    crossings = crossings_of(on) if crossings is None else crossings
     node = (on & (crossings != 2)).tobytes()
     lone = set(np.flatnonzero(on & (crossings == 0)).tolist())
     mask = on.tobytes()
@@ -899,18 +1041,28 @@ def line_lengths(points, starts):
     return np.bincount(line[1:][within], weights=steps[within], minlength=len(starts) - 1)
 
 
-def find_strokes(smooth, mm_per_px, contrast):
+def find_strokes(smooth, mm_per_px, contrast, face_weight=None):
     """strokes/index.ts findStrokes: the pixels at least traceShare of the finest level's weakest
-    depth, thinned (thin_guo_hall) and traced (trace_chains); each chain a stroke, judged by the
-    depth judgedAtShare of its pixels stay under (a sort within each chain), smoothed as arcs
-    (smooth_open_lines), its length in mm. Points in grid px (pixel centres at x + 0.5)."""
+    depth, thinned (thin_guo_hall) and traced (trace_chains); each chain a stroke unless it is a
+    twig (is_spur), judged by the depth judgedAtShare of its pixels stay under (a sort within each
+    chain), smoothed as arcs (smooth_open_lines), its length in mm. Inside a face (`face_weight`,
+    face_weights'), texture suppresses dark lines less (surroundSuppression eased towards
+    strokeSurroundSuppression by the weight) and a stroke counts more (its depth x 1 + (strokeWeight
+    - 1) x its pixels' mean weight). Points in grid px (pixel centres at x + 0.5)."""
     h, w = smooth.shape
-    depth = dark_line_depth(smooth, mm_per_px, contrast)
+    suppression = None
+    if face_weight is not None:
+        everywhere, in_face = STROKE_TUNING["surroundSuppression"], FACE_TUNING["strokeSurroundSuppression"]
+        suppression = (everywhere - (everywhere - in_face) * face_weight.astype(np.float64)).astype(np.float32)
+    depth = dark_line_depth(smooth, mm_per_px, contrast, suppression)
     trace_from = STROKE_TUNING["traceShare"] * min(level["weakestDepth"] for level in LEVEL_STROKES.values())
     framed = np.zeros((h + 2, w + 2), np.uint8)
     framed[1:-1, 1:-1][depth >= trace_from] = 255
     thinned = thin_guo_hall(framed)
-    pixels, starts = trace_chains(thinned)
+    crossings = crossings_of(thinned)
+    pixels, starts = trace_chains(thinned, crossings)
+    if len(pixels):
+        pixels, starts = without_spurs(pixels, starts, crossings, STROKE_TUNING["spurMm"] / mm_per_px)
     if len(pixels) == 0:
         return {"points": np.zeros((0, 2)), "starts": np.zeros(1, np.int64), "depth": np.zeros(0), "length_mm": np.zeros(0)}
     y, x = np.divmod(pixels, w + 2)
@@ -922,9 +1074,27 @@ def find_strokes(smooth, mm_per_px, contrast):
     along_depth = depth[y, x]
     order = np.lexsort((along_depth, chain))
     judged = along_depth[order][starts[:-1] + np.floor(STROKE_TUNING["judgedAtShare"] * (sizes - 1)).astype(np.int64)]
+    if face_weight is not None:
+        # A face's feature counts more, as much as the stroke lies in the face.
+        in_face = np.bincount(chain, weights=face_weight[y, x], minlength=len(sizes)) / sizes
+        judged = (1 + (FACE_TUNING["strokeWeight"] - 1) * in_face) * judged
     points = np.column_stack((x + 0.5, y + 0.5))
     points, starts = smooth_open_lines(points, starts, STROKE_TUNING["smoothingMm"] / mm_per_px, int(STROKE_TUNING["pointStep"]))
     return {"points": points, "starts": starts, "depth": judged, "length_mm": line_lengths(points, starts) * mm_per_px}
+
+
+def without_spurs(pixels, starts, crossings, longest_px):
+    """strokes/index.ts isSpur, for every chain: a twig, a chain of fewer pixels than `longest_px`
+    from a free end (crossings 1) to a junction (3 or more), is no stroke. Answers the other chains
+    (pixels, starts)."""
+    sizes = np.diff(starts)
+    flat = crossings.ravel()
+    first, last = flat[pixels[starts[:-1]]], flat[pixels[starts[1:] - 1]]
+    spur = (sizes < longest_px) & (((first == 1) & (last >= 3)) | ((first >= 3) & (last == 1)))
+    if not spur.any():
+        return pixels, starts
+    kept = np.repeat(~spur, sizes)
+    return pixels[kept], np.concatenate(([0], np.cumsum(sizes[~spur])))
 
 
 def stroke_drawn_at(strokes, level):
@@ -1010,9 +1180,9 @@ def print_page_size(w, h):
     return max(1, js_round(w * scale)), max(1, js_round(h * scale))
 
 
-def hierarchy(photo):
-    """regions/index.ts buildHierarchy (with finestBorders), from a decoded plane of any size:
-    grey (2-D), or YCrCb (3 channels: Y is the grey, Cr and Cb the chroma)."""
+def analysis_grid(photo):
+    """regions/index.ts finestBorders' first steps, from a decoded plane of any size: the toned
+    grey on the analysis grid, the chroma there (or None), the grid's size and its noise."""
     h, w = photo.shape[:2]
     grey = photo if photo.ndim == 2 else cv2.extractChannel(photo, 0)
     lut = tone_curve(grey)
@@ -1026,8 +1196,20 @@ def hierarchy(photo):
         small = cv2.extractChannel(small, 0)
     small = cv2.LUT(small, lut)
     grid_noise = noise * grid[1] / h  # averaging n x n pixels divides the noise by n
+    return small, chroma, grid, grid_noise
+
+
+def hierarchy(photo):
+    """regions/index.ts buildHierarchy (with finestBorders), from a decoded plane of any size:
+    grey (2-D), or YCrCb (3 channels: Y is the grey, Cr and Cb the chroma)."""
+    h, w = photo.shape[:2]
+    small, chroma, grid, grid_noise = analysis_grid(photo)
     px_per_mm = max(grid) / PRINT_LONG_EDGE_MM
     flood, saliency, strongest, smooth, magnitude = edge_maps(small, grid_noise, px_per_mm, chroma)
+    faces = find_faces(small)
+    face_weight = face_weights(faces, *grid)
+    if face_weight is not None:
+        keep_less_shading_in_faces(flood, saliency, magnitude, face_weight)
     basin, basins = watershed_basins(flood)
     edge_a, edge_b, length, strength, border_magnitude, area = adjacency_of(basin, basins, saliency, flood)
     region_of, count = join_across_no_border(edge_a, edge_b, length, strength, basins)
@@ -1047,7 +1229,7 @@ def hierarchy(photo):
     kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, area, histograms, phases)
     arc_sigma = ARC_SMOOTHING_MM * px_per_mm
     finest = partition_after(count, kept, gone, phase_end[0])[label]
-    strokes = find_strokes(smooth, 1 / px_per_mm, max(contrast, MIN_CONTRAST))
+    strokes = find_strokes(smooth, 1 / px_per_mm, max(contrast, MIN_CONTRAST), face_weight)
     return {
         "label": label,
         "regions": count,
@@ -1058,6 +1240,7 @@ def hierarchy(photo):
         "arcs": smoothed_borders(finest, arc_sigma),  # kept, as ours keeps the finest level's arcs
         "page_size": print_page_size(w, h),
         "strokes": strokes,
+        "faces": faces,
     }
 
 
@@ -1113,6 +1296,7 @@ def best_ms(fn, repeats, *args):
 
 
 def serve():
+    face_cascade()  # a missing cascade stops the server before it says it is ready
     print(json.dumps({"version": cv2.__version__, "threads": cv2.getNumThreads()}), flush=True)
     modes = {}
     for line in sys.stdin:
@@ -1152,6 +1336,7 @@ def pages(path, prefix):
         cv2.imwrite(f"{prefix}-{level}.png", draw(tree, level))
     print(json.dumps({
         "grid": list(tree["label"].shape[::-1]),
+        "faces": [[round(value, 1) for value in face] for face in tree["faces"]],
         "finest_regions": tree["regions"],
         "levels": region_counts(tree),
         "strokes_traced": len(tree["strokes"]["depth"]),

@@ -122,11 +122,12 @@ async function timedRuns(bytes, runs, source = "pipeline", detail = "standard") 
 /**
  * OpenCV's same job, served by one long-lived `opencv_recipe.py --serve` for the whole bench:
  * `best(path, runs)` answers the best wall and CPU ms of `runs` runs. Null when /usr/bin/python3
- * has no cv2.
+ * has no cv2, or the mirror finds no face cascade (Debian's opencv-data).
  */
 async function startOpenCv() {
   if (!existsSync("/usr/bin/python3")) return null;
-  const server = spawn("/usr/bin/python3", [join(root, "bench", "opencv_recipe.py"), "--serve"], { stdio: ["pipe", "pipe", "ignore"] });
+  // Its stderr shown: it says there why it stopped (no face cascade) or which tuning it could not read.
+  const server = spawn("/usr/bin/python3", [join(root, "bench", "opencv_recipe.py"), "--serve"], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
   const next = async () => {
     const { value, done } = await lines.next();
@@ -364,10 +365,10 @@ if (compared.length) {
   console.log("  ours = the issue's same job: decode (our JPEG decoder with DCT scaling: luma, and chroma at about half its resolution) + kernel + 1-bit grey PNG encode, as the Worker runs it;");
   console.log("  + score = the three levels' quality scores the Worker computes on top, stored with the regions (not in OpenCV's job, so not in the ratios);");
   console.log("  cv   = IMREAD_REDUCED_COLOR_2/4/8 (largest still >= the 1100 px analysis grid, as ours) + cvtColor to YCrCb + INTER_AREA resize of grey and chroma + the same stages");
-  console.log("         (grey and colour edges, watershed, regions' histograms, the border model's merge in a Python heapq loop) + 1-bit grey PNG (IMWRITE_PNG_BILEVEL);");
+  console.log("         (grey and colour edges, faces by cv2.CascadeClassifier, watershed, regions' histograms, the border model's merge in a Python heapq loop, the feature strokes) + 1-bit grey PNG (IMWRITE_PNG_BILEVEL);");
   console.log("  * kernel alone from the full-resolution grey plane, no chroma on either side (large photos only).");
 } else {
-  console.log("\nOpenCV comparison skipped: /usr/bin/python3 has no cv2 (apt-get install python3-opencv).");
+  console.log("\nOpenCV comparison skipped: /usr/bin/python3 has no cv2 (apt-get install python3-opencv), or the mirror stopped (its reason above: no face cascade, apt-get download opencv-data).");
 }
 
 console.log(`\nlarge pages: ${join(out, "*-sketch.png")}`);

@@ -1,12 +1,18 @@
 /**
  * bench/opencv_recipe.py, the bench's OpenCV mirror of our engine, must keep doing the feature
  * strokes' job as ours does (decision 033): its depth of dark lines is ours, and given ours'
- * thinned mask its walk finds ours' chains, one for one. Skipped where /usr/bin/python3 has no cv2.
+ * thinned mask its walk finds ours' chains, one for one, and drops the same twigs; and the face
+ * stage's (decision 034): on the same grey it finds the faces ours finds, and its face ovals and
+ * the depth eased inside them are ours. Skipped where /usr/bin/python3 has no cv2 (the faces also without
+ * Debian's opencv-data, which the mirror looks for as the bench does).
  */
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { FACE_TUNING, faceWeights, findFaces } from "../../workers/sketch/kernel/faces";
 import { blurFloatInPlace, type FloatPlane } from "../../workers/sketch/kernel/regions/float-plane";
+import { findStrokes } from "../../workers/sketch/kernel/strokes";
 import { darkLineDepth } from "../../workers/sketch/kernel/strokes/dark-lines";
 import { thin, traceChains } from "../../workers/sketch/kernel/strokes/skeleton";
 import { LEVEL_STROKES, STROKE_TUNING } from "../../workers/sketch/kernel/strokes/tuning";
@@ -26,9 +32,10 @@ depth = mirror.dark_line_depth(np.array(job["smooth"], np.float32).reshape(h, w)
 framed = np.zeros((h + 2, w + 2), np.uint8)
 framed[1:-1, 1:-1] = np.array(job["thinned"], np.uint8).reshape(h, w)
 pixels, starts = mirror.trace_chains(framed)
+kept_starts = mirror.without_spurs(pixels, starts, mirror.crossings_of(framed > 0), mirror.STROKE_TUNING["spurMm"] / job["mmPerPixel"])[1]
 y, x = np.divmod(pixels, w + 2)
 plain = (y - 1) * w + (x - 1)
-print(json.dumps({"depth": depth.ravel().tolist(), "chains": [plain[a:b].tolist() for a, b in zip(starts[:-1], starts[1:])]}))
+print(json.dumps({"depth": depth.ravel().tolist(), "chains": [plain[a:b].tolist() for a, b in zip(starts[:-1], starts[1:])], "strokes": len(kept_starts) - 1}))
 `;
 
 /**
@@ -72,7 +79,7 @@ function mirrorOf(width: number, height: number, mmPerPixel: number, smooth: Flo
     maxBuffer: 64 << 20,
   });
   expect(run.stderr).toBe("");
-  return JSON.parse(run.stdout) as { depth: number[]; chains: number[][] };
+  return JSON.parse(run.stdout) as { depth: number[]; chains: number[][]; strokes: number };
 }
 
 function oursChains(mask: Uint8Array, width: number, height: number): number[][] {
@@ -82,7 +89,7 @@ function oursChains(mask: Uint8Array, width: number, height: number): number[][]
   return list;
 }
 
-it.skipIf(!hasOpenCv)("the OpenCV mirror's stroke depth is ours, and on ours' thinned masks its chains are ours", () => {
+it.skipIf(!hasOpenCv)("the OpenCV mirror's stroke depth is ours, and on ours' thinned masks its chains are ours and it drops ours' twigs", () => {
   const width = 96;
   const height = 72;
   const mmPerPixel = 0.5;
@@ -102,6 +109,10 @@ it.skipIf(!hasOpenCv)("the OpenCV mirror's stroke depth is ours, and on ours' th
   expect(ours.length).toBeGreaterThanOrEqual(6);
   expect(ours.some((chain) => chain.length > 2 && chain[0] === chain[chain.length - 1])).toBe(true);
   expect(mirror.chains).toEqual(ours);
+  // Twigs off the lines dropped as ours drops them (ours' strokes from the same plane, mask and chains).
+  const strokes = findStrokes(smooth, mmPerPixel, 1);
+  expect(strokes.count).toBeLessThan(ours.length);
+  expect(mirror.strokes).toBe(strokes.count);
 
   const maze = mazeMask(width, height);
   thin(maze, width, height);
@@ -131,4 +142,80 @@ it.skipIf(!hasXimgproc)("the OpenCV mirror's numpy thinning is cv2.ximgproc's Gu
   const run = spawnSync(python, ["-c", GUO_HALL_CHECK], { cwd: root, encoding: "utf8", env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
   expect(run.stderr).toBe("");
   expect(run.stdout.trim()).toBe("1");
+});
+
+/** The mirror's analysis grid (toned grey) of the astronaut and the faces it finds there, from Python. */
+const MIRROR_FACES = `
+import json, sys
+sys.path.insert(0, "bench")
+import opencv_recipe as mirror
+path = "test/fixtures/photos/astronaut.jpg"
+grey = mirror.analysis_grid(mirror.decoded(path, mirror.reduced_mode(path)))[0]
+print(json.dumps({"width": grey.shape[1], "height": grey.shape[0], "grey": grey.ravel().tolist(), "faces": mirror.find_faces(grey)}))
+`;
+/** Whether Debian's opencv-data is where the mirror looks for it: installed, unpacked in bench/out, or a .deb to unpack. */
+const cascadeFile = path.join("haarcascades", "haarcascade_frontalface_alt.xml");
+const hasOpenCvData =
+  hasOpenCv &&
+  (["/usr/share/opencv4", "/usr/share/opencv", path.join(root, "bench/out/opencv-data/usr/share/opencv4")].some((folder) => existsSync(path.join(folder, cascadeFile))) ||
+    [root, path.join(root, "bench/out"), "/tmp/wp", "/var/cache/apt/archives"].some((place) => existsSync(place) && readdirSync(place).some((name) => name.startsWith("opencv-data_") && name.endsWith(".deb"))));
+
+it.skipIf(!hasOpenCvData)("the OpenCV mirror finds the astronaut's face where ours finds it on the same grey", () => {
+  const run = spawnSync(python, ["-c", MIRROR_FACES], { cwd: root, encoding: "utf8", env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" }, maxBuffer: 64 << 20 });
+  expect(run.stderr).toBe("");
+  const mirror = JSON.parse(run.stdout) as { width: number; height: number; grey: number[]; faces: number[][] };
+  const ours = findFaces({ data: Uint8Array.from(mirror.grey), width: mirror.width, height: mirror.height });
+  expect(ours).toHaveLength(1);
+  // cv2's boxes are whole pixels and it steps its windows 1 px past a pyramid scale of 2 (ours 2 px):
+  // the same face within a tenth of its side.
+  for (const { x, y, size } of ours) {
+    const near = mirror.faces.filter(([mx, my, side]) => Math.max(Math.abs(mx - x), Math.abs(my - y), Math.abs(side - size)) <= 0.1 * size);
+    expect(near, `ours [${x}, ${y}, ${size}], the mirror's ${JSON.stringify(mirror.faces)}`).toHaveLength(1);
+  }
+});
+
+/** The mirror's face weights for the boxes, and its depth with the face-eased suppression, from Python. */
+const MIRROR_FACE_WEIGHTS = `
+import json, sys
+sys.path.insert(0, "bench")
+import numpy as np, opencv_recipe as mirror
+job = json.load(sys.stdin)
+w, h = job["width"], job["height"]
+weights = mirror.face_weights([tuple(face) for face in job["faces"]], w, h)
+everywhere, in_face = mirror.STROKE_TUNING["surroundSuppression"], mirror.FACE_TUNING["strokeSurroundSuppression"]
+suppression = (everywhere - (everywhere - in_face) * weights.astype(np.float64)).astype(np.float32)
+depth = mirror.dark_line_depth(np.array(job["smooth"], np.float32).reshape(h, w), job["mmPerPixel"], 1.0, suppression)
+print(json.dumps({"weights": weights.ravel().tolist(), "depth": depth.ravel().tolist()}))
+`;
+
+it.skipIf(!hasOpenCv)("the OpenCV mirror's face ovals are ours, and so is its depth with the suppression eased in them", () => {
+  const width = 96;
+  const height = 72;
+  const mmPerPixel = 0.5;
+  // Two overlapping faces, one running off the plane's right edge.
+  const faces = [{ x: 20.4, y: 8.7, size: 40.3 }, { x: 50, y: 30, size: 52 }];
+  const smooth = featurePlane(width, height);
+  const weights = faceWeights(faces, width, height)!;
+  const suppression = Float32Array.from(weights, (w) => STROKE_TUNING.surroundSuppression - (STROKE_TUNING.surroundSuppression - FACE_TUNING.strokeSurroundSuppression) * w);
+  const radius = Math.max(1, Math.round(STROKE_TUNING.widestLineMm / mmPerPixel / 2));
+  const depth = darkLineDepth(smooth, radius, STROKE_TUNING.surroundSigmaMm / mmPerPixel, suppression).data;
+  const run = spawnSync(python, ["-c", MIRROR_FACE_WEIGHTS], {
+    cwd: root,
+    input: JSON.stringify({ width, height, mmPerPixel, smooth: Array.from(smooth.data), faces: faces.map(({ x, y, size }) => [x, y, size]) }),
+    encoding: "utf8",
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+    maxBuffer: 64 << 20,
+  });
+  expect(run.stderr).toBe("");
+  const mirror = JSON.parse(run.stdout) as { weights: number[]; depth: number[] };
+  expect(weights.filter((w) => w === 1).length).toBeGreaterThan(500);
+  expect(weights.filter((w) => w > 0 && w < 1).length).toBeGreaterThan(200);
+  let worstWeight = 0;
+  let worstDepth = 0;
+  for (let i = 0; i < weights.length; i++) {
+    worstWeight = Math.max(worstWeight, Math.abs(mirror.weights[i] - weights[i]));
+    worstDepth = Math.max(worstDepth, Math.abs(mirror.depth[i] - depth[i]));
+  }
+  expect(worstWeight).toBeLessThan(1e-6);
+  expect(worstDepth).toBeLessThan(1e-3);
 });
