@@ -48,6 +48,8 @@ function featurePlane(width: number, height: number): FloatPlane {
     if (x >= 0 && y >= 0 && x < width && y < height) data[y * width + x] = grey;
   };
   for (let x = 5; x < 60; x++) ink(x, 10, 110);
+  // A stub off that line, shorter than STROKE_TUNING.spurMm: thinned, a twig.
+  for (let t = 1; t <= 3; t++) ink(45, 10 + t, 110);
   for (let t = 0; t < 40; t++) ink(10 + t, 20 + Math.round(t * 0.6), 90);
   for (let t = 0; t < 20; t++) ink(30, 44 + t, 100);
   for (let t = 0; t < 15; t++) ink(30 - t, 44 - t, 100);
