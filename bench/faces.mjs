@@ -175,27 +175,8 @@ function resizeGray({ data, width, height }, newWidth, newHeight) {
   return { data: result, width: newWidth, height: newHeight };
 }
 
-/** Integral image (and of squares), (width+1) x (height+1), into the given buffers. */
-function integrals({ data, width, height }, sum, squares) {
-  const stride = width + 1;
-  sum.fill(0, 0, stride);
-  squares.fill(0, 0, stride);
-  for (let y = 0; y < height; y++) {
-    let rowSum = 0;
-    let rowSquares = 0;
-    const above = y * stride;
-    const here = above + stride;
-    sum[here] = 0;
-    squares[here] = 0;
-    for (let x = 0; x < width; x++) {
-      const v = data[y * width + x];
-      rowSum += v;
-      rowSquares += v * v;
-      sum[here + x + 1] = sum[above + x + 1] + rowSum;
-      squares[here + x + 1] = squares[above + x + 1] + rowSquares;
-    }
-  }
-}
+/** Integral image (and of squares), (width+1) x (height+1), into the given buffers: the kernel's (faces/detect.ts), set once the bundle is loaded. */
+let integrals;
 
 /**
  * The cascade's features as offsets into an integral image of row length `stride`: a Haar
@@ -365,6 +346,7 @@ const only = option("--only");
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await bundleWorkerCode({ entryPoints: [join(root, "bench", "codecs.ts")], outdir: out, outExtension: { ".js": ".mjs" } });
   const codecs = await import(pathToFileURL(join(out, "codecs.mjs")).href);
+  integrals = codecs.integrate;
   const opencvData = findPackageFolder(out, {
     deb: "opencv-data",
     folder: "usr/share/opencv4",

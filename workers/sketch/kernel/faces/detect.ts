@@ -93,7 +93,7 @@ function passes(cascade: FaceCascade, sums: Int32Array, corners: Int32Array, bas
 }
 
 /** The integral image of a plane and of its squares, (width + 1) × (height + 1), into the given buffers. */
-function integrate({ data, width, height }: GrayPlane, sums: Int32Array, squares: Float64Array): void {
+export function integrate({ data, width, height }: GrayPlane, sums: Int32Array, squares: Float64Array): void {
   const stride = width + 1;
   sums.fill(0, 0, stride);
   squares.fill(0, 0, stride);
