@@ -6,7 +6,8 @@
 // places the order and pays on the local test checkout, the way the /book/{id} pages do. Each
 // visitor presents its own client address (below), so the per-address limits see many customers.
 // Prints requests/s, latency percentiles per step and overall, the count of 5xx answers (must
-// be 0), and then checks that nothing was lost: every uploaded photo has a row, its original
+// be 0) and of connections closed before an answer (a GET is sent again once, as a browser
+// does), and then checks that nothing was lost: every uploaded photo has a row, its original
 // answers from R2 with the bytes that were sent, and its sketch is finished and served.
 //
 //   npm run dev            # in another terminal (or PORT=8790 npm run dev)
@@ -67,7 +68,7 @@ class Visitor {
     this.address = visitorAddress(index);
   }
 
-  async request(step, pathname, init = {}) {
+  async request(step, pathname, init = {}, attempt = 1) {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set("Cookie", this.cookie);
     headers.set(LOCAL_CLIENT_ADDRESS_HEADER, this.address);
@@ -76,8 +77,13 @@ class Visitor {
     try {
       response = await fetch(new URL(pathname, base), { ...init, headers, redirect: "manual" });
     } catch (error) {
-      samples.push({ step, status: 0, ms: performance.now() - started });
-      throw new Error(`visitor ${this.index}: ${step} ${pathname} did not answer (${error.message})`);
+      const cause = error.cause?.code ?? error.cause?.message ?? error.message;
+      // A GET whose connection closed before any answer is sent again once, as a browser does
+      // (Chromium retries an idempotent request on a reused connection the server had closed).
+      const retry = attempt === 1 && (init.method ?? "GET") === "GET";
+      samples.push({ step, status: 0, ms: performance.now() - started, cause, retried: retry });
+      if (retry) return this.request(step, pathname, init, attempt + 1);
+      throw new Error(`visitor ${this.index}: ${step} ${pathname} did not answer (${cause})`);
     }
     const body = await response.arrayBuffer();
     samples.push({ step, status: response.status, ms: performance.now() - started });
@@ -209,11 +215,17 @@ async function main() {
   console.log(`\n${"step".padEnd(22)} ${"count".padStart(6)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"max ms".padStart(7)}`);
   for (const step of steps) console.log(row(step, flowSamples.filter((sample) => sample.step === step)));
   console.log(row("all requests", flowSamples));
-  const serverErrors = samples.filter((sample) => sample.status >= 500 || sample.status === 0);
+  const serverErrors = samples.filter((sample) => sample.status >= 500);
+  const dropped = samples.filter((sample) => sample.status === 0);
+  const causes = [...new Set(dropped.map((sample) => sample.cause))].join(", ");
   const tooMany = samples.filter((sample) => sample.status === 429);
   console.log(`\nwall time ${seconds.toFixed(1)} s, ${flowSamples.length} requests, ${(flowSamples.length / seconds).toFixed(1)} requests/s`);
   console.log(`books finished and paid: ${settled.length - failures.length} of ${visitors}; photos checked: ${(settled.length - failures.length) * photos.length}`);
   console.log(`5xx answers: ${serverErrors.length}; 429 answers: ${tooMany.length}`);
+  console.log(
+    `connections closed before an answer: ${dropped.length}` +
+      (dropped.length ? ` (${dropped.filter((sample) => sample.retried).length} GETs sent again once, as a browser does; ${causes})` : ""),
+  );
   if (problems.length) {
     console.log(`\nLOST OR BROKEN (${problems.length}):`);
     for (const problem of problems.slice(0, 30)) console.log(`  ${problem}`);
