@@ -58,6 +58,7 @@ const cliPath = process.argv[1] ?? "";
 if (publicPort && /wrangler-dist[\\/]cli\.js$/.test(cliPath)) install();
 
 function install() {
+  keepLoopbackConnectionsLonger();
   // The very module wrangler loads: resolved from wrangler's own location.
   const { Miniflare } = createRequire(cliPath)("miniflare");
   const ready = Miniflare && Object.getOwnPropertyDescriptor(Miniflare.prototype, "ready");
@@ -65,18 +66,48 @@ function install() {
     console.warn("dev-relay: miniflare's Miniflare#ready not found; serving without the relay (POSTs may see 503s)");
     return;
   }
+  let warnedOfLoopback = false;
   /** One relay per runtime address (a reload keeps the address, and so the relay). */
   const relays = new Map();
   Object.defineProperty(Miniflare.prototype, "ready", {
     ...ready,
     get() {
       return ready.get.call(this).then((url) => {
+        if (loopbackServersSeen === 0 && !warnedOfLoopback) {
+          warnedOfLoopback = true;
+          console.warn("dev-relay: miniflare's loopback server not found; the local queues may stop under load");
+        }
         if (url.port === publicPort) return url;
         if (!relays.has(url.origin)) relays.set(url.origin, startRelay(url).then((relay) => relay.url));
         return relays.get(url.origin);
       });
     },
   });
+}
+
+/**
+ * The same race on a second hop: workerd's services call back into wrangler's Node process
+ * through Miniflare's loopback server (`http.createServer(this.#handleLoopback)`), whose Node
+ * default keeps an idle connection 5 s (`keepAliveTimeout`), as long as workerd's client pool
+ * does. The local queue broker awaits such a call (`POST /core/log`, its "QUEUE sketch-jobs 1/1"
+ * line) after every batch and only then clears its pending flush; when that call is written into
+ * a connection Node is closing, it fails, the flush never clears, and the queue delivers nothing
+ * more until wrangler restarts (`npm run load -- --visitors 500`: the sketch queue stopped for
+ * good after 125 and after 238 batches, the other queues went on). Kept 60 s here, the client
+ * always lets go of an idle connection first. Found by the listener's name; if Miniflare names it
+ * otherwise, a warning says so (`ready` below).
+ */
+let loopbackServersSeen = 0;
+function keepLoopbackConnectionsLonger() {
+  const createServer = http.createServer;
+  http.createServer = function createServerKeepingLoopbackLonger(...args) {
+    const server = createServer.apply(this, args);
+    if (args.some((arg) => typeof arg === "function" && arg.name === "#handleLoopback")) {
+      server.keepAliveTimeout = IDLE_KEEP_MS;
+      loopbackServersSeen++;
+    }
+    return server;
+  };
 }
 
 /**
