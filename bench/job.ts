@@ -91,7 +91,7 @@ export async function runJob(
     stageStart = now;
   });
   // As grayToSketch, with the photo's chroma as the Worker hands it over (pipeline.ts photoRegions).
-  const { hierarchy, grey } = grayToHierarchy({ data: gray.data, width: gray.width, height: gray.height }, gray.chroma);
+  const { hierarchy, grey, faces } = grayToHierarchy({ data: gray.data, width: gray.width, height: gray.height }, gray.chroma);
   const page = drawLevel(hierarchy, detail);
   stages.draw = performance.now() - stageStart;
   onKernelStage(null);
@@ -100,7 +100,7 @@ export async function runJob(
   const cs0 = cpu();
   const photo = { sourceWidth: gray.sourceWidth, sourceHeight: gray.sourceHeight, laplacianVariance: varianceOfLaplacian(gray), grey };
   // What the Worker scores: every level, on half-size drawings (pipeline.ts photoRegions).
-  const scores = levelScores(hierarchy, photo, gray.chroma);
+  const scores = levelScores(hierarchy, photo, gray.chroma, faces);
   const t4 = performance.now();
   const cs1 = cpu();
   const png = await encodeGrayPng(page);
@@ -110,7 +110,9 @@ export async function runJob(
   // The figures of this print-size page for the table, with the score the Worker keeps: after the
   // clocks stop (the Worker measures half-size drawings, timed above as score_ms; this full-size
   // reading took 150-200 ms and, inside the clock, was counted as our job against OpenCV's).
-  const report = { ...measureQuality({ ...photo, chroma: gray.chroma, sketch: page }), score: scores[detail] };
+  const toPage = page.width / hierarchy.gridWidth;
+  const facesOnPage = faces.length ? { boxes: faces.map(({ x, y, size }) => ({ x: x * toPage, y: y * toPage, size: size * toPage })), featurePage: page } : undefined;
+  const report = { ...measureQuality({ ...photo, chroma: gray.chroma, sketch: page, faces: facesOnPage }), score: scores[detail] };
   return {
     page,
     png,

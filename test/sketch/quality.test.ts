@@ -1,7 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { grayToSketch, rgbaToGray, type GrayPlane } from "../../workers/sketch/kernel";
-import { lineAmount, measureQuality, varianceOfLaplacian } from "../../workers/sketch/measure/quality";
+import { faceFeatureShare } from "../../workers/sketch/measure/faces";
+import { FACELESS_PENALTY, lineAmount, measureQuality, varianceOfLaplacian } from "../../workers/sketch/measure/quality";
 import { boxBlurRgba, syntheticPhoto, type Rgba } from "./helpers";
+
+/** A white page with a face's outline (the engine's oval around a 200 px box at 100, 100) and what `draw` adds inside. */
+function facePage(draw: (ink: (x0: number, y0: number, x1: number, y1: number) => void) => void): { page: GrayPlane; face: { x: number; y: number; size: number } } {
+  const width = 400;
+  const page = { width, height: 400, data: new Uint8Array(width * 400).fill(255) };
+  const face = { x: 100, y: 100, size: 200 };
+  const ink = (x0: number, y0: number, x1: number, y1: number) => {
+    for (let y = y0; y < y1; y++) page.data.fill(0, y * width + x0, y * width + x1);
+  };
+  // The outline: an oval from the forehead (above the box) to the chin (below it), 3 px wide.
+  for (let t = 0; t < 2000; t++) {
+    const angle = (t / 2000) * 2 * Math.PI;
+    const x = Math.round(200 + 100 * Math.cos(angle));
+    const y = Math.round(210 + 130 * Math.sin(angle));
+    ink(Math.max(0, x - 1), Math.max(0, y - 1), Math.min(width, x + 2), Math.min(400, y + 2));
+  }
+  draw(ink);
+  return { page, face };
+}
 
 function quality(photo: Rgba) {
   const gray: GrayPlane = rgbaToGray(photo.data, photo.width, photo.height);
@@ -69,6 +89,43 @@ describe("quality score", () => {
     const thumbnail = quality(syntheticPhoto(400, 309, 7, 60));
     expect(thumbnail.resolution).toBeLessThan(0.4); // 400 px of the 1100 px analysis grid
     expect(thumbnail.score).toBeLessThan(big.score);
+  });
+
+  it("sees whether a face's eyes and mouth are drawn, not the lines that only pass through them", () => {
+    const eyes = (ink: (x0: number, y0: number, x1: number, y1: number) => void) => {
+      ink(140, 160, 185, 164);
+      ink(215, 160, 260, 164);
+    };
+    const mouth = (ink: (x0: number, y0: number, x1: number, y1: number) => void) => ink(165, 260, 235, 264);
+    const portrait = facePage((ink) => (eyes(ink), mouth(ink)));
+    expect(faceFeatureShare(portrait.page, [portrait.face])).toBe(1);
+    const blank = facePage(() => {});
+    expect(faceFeatureShare(blank.page, [blank.face])).toBe(0);
+    const eyesOnly = facePage(eyes);
+    expect(faceFeatureShare(eyesOnly.page, [eyesOnly.face])).toBeCloseTo(2 / 3);
+    // A lock of hair across the forehead and down one cheek: through the zones, across none.
+    const hair = facePage((ink) => ink(150, 100, 154, 300));
+    expect(faceFeatureShare(hair.page, [hair.face])).toBe(0);
+    // A large face counts for more than a small one; no face, no figure.
+    expect(faceFeatureShare(portrait.page, [portrait.face, { x: 0, y: 0, size: 50 }])).toBeGreaterThan(0.9);
+    expect(faceFeatureShare(portrait.page, [])).toBeNull();
+  });
+
+  it("scores a portrait whose face lost its features down, and one that shows them as before", () => {
+    const photo = syntheticPhoto(1100, 800, 7, 60);
+    const gray = rgbaToGray(photo.data, photo.width, photo.height);
+    const { sketch, grey } = grayToSketch(gray);
+    const base = { sourceWidth: photo.width, sourceHeight: photo.height, laplacianVariance: varianceOfLaplacian(gray), grey, sketch };
+    const without = measureQuality(base);
+    const portrait = facePage((ink) => (ink(140, 160, 185, 164), ink(215, 160, 260, 164), ink(165, 260, 235, 264)));
+    const blank = facePage(() => {});
+    const shown = measureQuality({ ...base, faces: { boxes: [portrait.face], featurePage: portrait.page } });
+    const lost = measureQuality({ ...base, faces: { boxes: [blank.face], featurePage: blank.page } });
+    expect(without.factors.faces).toBe(1);
+    expect(shown.factors.faces).toBe(1);
+    expect(shown.score).toBe(without.score);
+    expect(lost.factors.faces).toBe(1 - FACELESS_PENALTY);
+    expect(lost.score).toBeLessThan(without.score);
   });
 
   it("is deterministic", () => {

@@ -14,7 +14,7 @@ import { decodeToGrayPlane } from "./decode";
 import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
 import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/core/engine-limits";
-import { drawLevel, grayToHierarchy, REGION_TUNING, type ChromaPlanes, type GrayPlane, type RegionHierarchy } from "./kernel";
+import { drawLevel, grayToHierarchy, REGION_TUNING, type ChromaPlanes, type FaceBox, type GrayPlane, type RegionHierarchy } from "./kernel";
 import { measureQuality, varianceOfLaplacian } from "./measure/quality";
 import { loadRegions, storeRegions, type PhotoSummary, type StoredRegions } from "./stored-regions";
 
@@ -109,21 +109,29 @@ export async function decodeToGray(bytes: Uint8Array): Promise<LoadedPhoto> {
  * 50 ms each on a 12 MP photo) leaves a level change nothing but a cut, a drawing and a PNG.
  */
 export function photoRegions({ gray, chroma, width, height }: LoadedPhoto): StoredRegions {
-  const { hierarchy, grey } = grayToHierarchy(gray, chroma);
+  const { hierarchy, grey, faces } = grayToHierarchy(gray, chroma);
   const photo = { sourceWidth: width, sourceHeight: height, laplacianVariance: varianceOfLaplacian(gray), grey };
-  return { hierarchy, photo, scores: levelScores(hierarchy, photo, chroma) };
+  return { hierarchy, photo, scores: levelScores(hierarchy, photo, chroma, faces) };
 }
 
 /**
  * Each level's quality score, read from its drawing at SCORED_PAGE_SCALE; with the photo's chroma,
- * lines on colour borders count as on the photo's edges. The drawing is the region lines without
+ * lines on colour borders count as on the photo's edges. The figures read the region lines without
  * the feature strokes: the score's closure and free ends are goals of the region lines, and the
- * strokes are open by design (decision 033); scoring the strokes themselves waits for the score's
- * re-validation against pages of faces.
+ * strokes are open by design (decision 033). Where the engine found faces (`faces`, in the
+ * analysis grid's pixels), the page with its strokes is drawn too, to see whether each face's
+ * eyes and mouth are on it.
  */
-export function levelScores(hierarchy: RegionHierarchy, photo: PhotoSummary, chroma?: ChromaPlanes): Record<DetailLevel, number> {
+export function levelScores(hierarchy: RegionHierarchy, photo: PhotoSummary, chroma?: ChromaPlanes, faces: readonly FaceBox[] = []): Record<DetailLevel, number> {
   const scores = {} as Record<DetailLevel, number>;
-  for (const level of DETAIL_LEVELS) scores[level] = measureQuality({ ...photo, chroma, sketch: drawLevel(hierarchy, level, SCORED_PAGE_SCALE, { strokes: false }) }).score;
+  for (const level of DETAIL_LEVELS) {
+    const sketch = drawLevel(hierarchy, level, SCORED_PAGE_SCALE, { strokes: false });
+    const toPage = sketch.width / hierarchy.gridWidth;
+    const facesOnPage = faces.length
+      ? { boxes: faces.map(({ x, y, size }) => ({ x: x * toPage, y: y * toPage, size: size * toPage })), featurePage: drawLevel(hierarchy, level, SCORED_PAGE_SCALE) }
+      : undefined;
+    scores[level] = measureQuality({ ...photo, chroma, sketch, faces: facesOnPage }).score;
+  }
   return scores;
 }
 

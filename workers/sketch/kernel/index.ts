@@ -25,10 +25,12 @@
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../../../app/core/engine-limits";
 import { estimateNoise } from "./noise";
 import { rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "./plane";
+import type { FaceBox } from "./faces";
 import { buildHierarchy, drawLevel, type RegionHierarchy } from "./regions";
 import { histogramOf, toneCurve } from "./tone";
 
 export { extentOf, findMarks, type Marks } from "./components";
+export type { FaceBox } from "./faces";
 export { estimateNoise } from "./noise";
 export { rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "./plane";
 export { buildHierarchy, drawLevel, printPageSize, regionCountAt, regionsAt, type RegionHierarchy } from "./regions";
@@ -54,15 +56,15 @@ export function onKernelStage(clock: ((stage: string) => void) | null): void {
   stageClock = clock;
 }
 
-/** The photo's region hierarchy and the toned grey it was found on. */
-export function grayToHierarchy(gray: GrayPlane, chroma?: ChromaPlanes): { hierarchy: RegionHierarchy; grey: GrayPlane; noise: number } {
+/** The photo's region hierarchy, the toned grey it was found on, and the faces found on it (in the grey's pixels). */
+export function grayToHierarchy(gray: GrayPlane, chroma?: ChromaPlanes): { hierarchy: RegionHierarchy; grey: GrayPlane; noise: number; faces: FaceBox[] } {
   const curve = toneCurve(histogramOf(gray));
   stageClock?.("tone");
   const noise = estimateNoise(gray);
   stageClock?.("noise");
-  const { hierarchy, grey } = buildHierarchy(gray, curve, noise, chroma);
+  const { hierarchy, grey, faces } = buildHierarchy(gray, curve, noise, chroma);
   stageClock?.("regions");
-  return { hierarchy, grey, noise };
+  return { hierarchy, grey, noise, faces };
 }
 
 /** The kernel's entry point: a decoded grey plane of any size in, the page at print size out. */

@@ -18,10 +18,14 @@
  *                of it), down to 1 - EMPTY_PAGE_PENALTY at BACKGROUND_EMPTY: a few shapes
  *                floating on an empty page (a flower's fragments, a misty lake) leave a child
  *                little to colour, however clean they are
+ *   faces        L = 1 - FACELESS_PENALTY × the share of the faces' eyes and mouths the page does
+ *                not show (faces.ts; 1 when the photo has no face the engine found)
  *
- *   score = round(100 × R × B × F × G × P × A × C × E × K × S)
+ *   score = round(100 × R × B × F × G × P × A × C × E × K × S × L)
  */
 import { REGION_TUNING, type ChromaPlanes, type GrayPlane } from "../kernel";
+import type { FaceBox } from "../kernel/faces";
+import { faceFeatureShare } from "./faces";
 import { pageFigures, type PageFigures } from "./lines";
 import { measureInk, type InkFigures } from "./pixels";
 
@@ -48,13 +52,17 @@ export const INK_MAX = 0.4;
 export const BACKGROUND_FULL = 0.8;
 export const BACKGROUND_EMPTY = 0.95;
 export const EMPTY_PAGE_PENALTY = 0.5;
+/** A portrait drawn without its eyes and mouth keeps this much less of its score. */
+export const FACELESS_PENALTY = 0.5;
 
 export interface QualityReport extends InkFigures, PageFigures {
   score: number;
   resolution: number;
   laplacianVariance: number;
   /** The factors of the score (each 0-1), for the bench and the decision record. */
-  factors: { resolution: number; closure: number; freeEnds: number; clean: number; amount: number; clarity: number; onEdges: number; ink: number; filled: number };
+  factors: { resolution: number; closure: number; freeEnds: number; clean: number; amount: number; clarity: number; onEdges: number; ink: number; filled: number; faces: number };
+  /** The share of the faces' features the page shows (measure/faces.ts); null without faces. */
+  faceFeatures: number | null;
 }
 
 export interface QualityInput {
@@ -69,12 +77,19 @@ export interface QualityInput {
   sketch: GrayPlane;
   /** The photo's chroma (any size), when it has colour: its steps count as photo edges too. */
   chroma?: ChromaPlanes;
+  /**
+   * The faces the engine found, in `featurePage`'s pixels, and the page as printed (strokes
+   * included, the size of `sketch`): whether their eyes and mouths are drawn. `sketch` may be
+   * the region lines alone, which the closure figures read.
+   */
+  faces?: { boxes: readonly FaceBox[]; featurePage: GrayPlane };
 }
 
-export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, grey, sketch, chroma }: QualityInput): QualityReport {
+export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, grey, sketch, chroma, faces }: QualityInput): QualityReport {
   const resolution = Math.min(1, Math.max(sourceWidth, sourceHeight) / REGION_TUNING.analysisLongEdge);
   const pixels = measureInk(sketch);
   const figures = pageFigures(grey, sketch, chroma);
+  const faceFeatures = faces ? faceFeatureShare(faces.featurePage, faces.boxes) : null;
   const factors = {
     resolution: Math.pow(resolution, RESOLUTION_WEIGHT),
     closure: rampUp(figures.boundingShare, LINES_BOUND_POOR, LINES_BOUND_GOOD),
@@ -85,10 +100,11 @@ export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, g
     onEdges: Math.sqrt(rampUp(figures.edgePrecision, EDGE_PRECISION_POOR, EDGE_PRECISION_GOOD)),
     ink: rampDown(pixels.inkShare, INK_CEILING, INK_MAX),
     filled: 1 - EMPTY_PAGE_PENALTY * rampUp(figures.backgroundShare, BACKGROUND_FULL, BACKGROUND_EMPTY),
+    faces: faceFeatures === null ? 1 : 1 - FACELESS_PENALTY * (1 - faceFeatures),
   };
   const product = Object.values(factors).reduce((total, factor) => total * factor, 1);
   const score = Math.max(0, Math.min(100, Math.round(100 * product)));
-  return { ...pixels, ...figures, score, resolution, laplacianVariance, factors };
+  return { ...pixels, ...figures, score, resolution, laplacianVariance, factors, faceFeatures };
 }
 
 /** The amount factor A (see the module comment) for this many metres of line. */

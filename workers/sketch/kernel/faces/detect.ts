@@ -61,7 +61,7 @@ function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallestFace: n
         const spread = innerArea * sumOfSquares - sum * sum;
         // A window as flat as a wall or a sky holds no face: not worth the cascade.
         if (spread < flattest) continue;
-        if (passes(cascade, sums, corners, base, spread > 0 ? 1 / Math.sqrt(spread) : 1)) {
+        if (passes(cascade, sums, corners, base, 1 / Math.sqrt(spread))) {
           found.push([x * scale, y * scale, windowWidth * scale]);
         }
       }
