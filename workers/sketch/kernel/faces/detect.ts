@@ -47,6 +47,7 @@ function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallestFace: n
       corners[r + 3] = (y + h) * stride + x + w;
     }
     const innerArea = (windowWidth - 2) * (windowHeight - 2);
+    const stageCount = cascade.stageEnd.length;
     // innerArea² × the variance of the flattest window a face can be.
     const flattest = (innerArea * FACE_TUNING.flattestFaceSpread) ** 2;
     const innerWidth = windowWidth - 2;
@@ -61,17 +62,19 @@ function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallestFace: n
         const spread = innerArea * sumOfSquares - sum * sum;
         // A window as flat as a wall or a sky holds no face: not worth the cascade.
         if (spread < flattest) continue;
-        if (passes(cascade, sums, corners, base, 1 / Math.sqrt(spread))) {
-          found.push([x * scale, y * scale, windowWidth * scale]);
-        }
+        const stages = stagesPassed(cascade, sums, corners, base, 1 / Math.sqrt(spread));
+        if (stages === stageCount) found.push([x * scale, y * scale, windowWidth * scale]);
+        // Far from any face (not even the first stage passed): the next window, 2 px on, is
+        // skipped too, as OpenCV's detectMultiScale does; a face is many windows wide.
+        else if (stages === 0) x += FACE_TUNING.windowStep;
       }
     }
   }
   return found;
 }
 
-/** Whether the window at `base` passes every stage; `norm` is 1 / (its inner area × its contrast). */
-function passes(cascade: FaceCascade, sums: Int32Array, corners: Int32Array, base: number, norm: number): boolean {
+/** How many stages the window at `base` passes, in order (all of them: a face); `norm` is 1 / (its inner area × its contrast). */
+function stagesPassed(cascade: FaceCascade, sums: Int32Array, corners: Int32Array, base: number, norm: number): number {
   const { stageEnd, stageThreshold, threshold, below, above, weights } = cascade;
   let stump = 0;
   for (let s = 0; s < stageEnd.length; s++) {
@@ -87,9 +90,9 @@ function passes(cascade: FaceCascade, sums: Int32Array, corners: Int32Array, bas
       }
       votes += value * norm < threshold[stump] ? below[stump] : above[stump];
     }
-    if (votes < stageThreshold[s]) return false;
+    if (votes < stageThreshold[s]) return s;
   }
-  return true;
+  return stageEnd.length;
 }
 
 /** The integral image of a plane and of its squares, (width + 1) × (height + 1), into the given buffers. */
