@@ -9,7 +9,7 @@ import * as build from "@remix-run/dev/server-build";
 import { gateAdminRequest } from "~/server/admin/admin-access.server";
 import { cleanUpFreePreviews } from "~/server/jobs/cleanup.server";
 import { deliverDueEmails } from "~/server/orders/order-emails.server";
-import { resendOnceAfterLocalStart, sweepStuckImages, watchLocalQueue } from "~/server/jobs/processing-sweep.server";
+import { resendOnceAfterLocalStart, sweepStuckImages } from "~/server/jobs/processing-sweep.server";
 import { applyRetention, RETENTION_CRON } from "~/server/jobs/retention.server";
 import { isLocalEnvironment, type Env } from "~/server/http/env.server";
 import { handlePrintSubmissions } from "~/server/printing/printing.server";
@@ -23,10 +23,8 @@ const handleRemixRequest = createRequestHandler(build as any, process.env.NODE_E
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-    // Under `wrangler dev` only: sketch jobs a reload dropped from the in-memory queue, or a stalled
-    // local broker held back, are sent again (decision 023).
+    // Under `wrangler dev` only: sketch jobs a reload dropped from the in-memory queue are sent again (decision 023).
     resendOnceAfterLocalStart(env, ctx);
-    watchLocalQueue(env, ctx);
     if (isForeignStateChange(request)) {
       return withSecurityHeaders(Response.json({ message: API_MESSAGES.foreignOrigin }, { status: 403 }), {
         nonce: "",

@@ -98,17 +98,24 @@ function install() {
  * otherwise, a warning says so (`ready` below).
  */
 let loopbackServersSeen = 0;
-function keepLoopbackConnectionsLonger() {
+/** Wraps `http.createServer` as above; answers a function that puts the original back (for test/scripts/dev-relay.test.ts). */
+export function keepLoopbackConnectionsLonger() {
   const createServer = http.createServer;
   http.createServer = function createServerKeepingLoopbackLonger(...args) {
     const server = createServer.apply(this, args);
-    if (args.some((arg) => typeof arg === "function" && arg.name === "#handleLoopback")) {
+    if (args.some((arg) => typeof arg === "function" && arg.name === LOOPBACK_HANDLER)) {
       server.keepAliveTimeout = IDLE_KEEP_MS;
       loopbackServersSeen++;
     }
     return server;
   };
+  return () => {
+    http.createServer = createServer;
+  };
 }
+
+/** The name of Miniflare's loopback request handler (a private field's arrow function, named after the field). */
+export const LOOPBACK_HANDLER = "#handleLoopback";
 
 /**
  * Listens on a free loopback port and forwards every request to `upstream` (a URL); answers

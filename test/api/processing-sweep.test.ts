@@ -9,7 +9,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOn
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_PROCESS_ATTEMPTS, PROCESSING_STUCK_MINUTES } from "~/lib/shop-rules";
 import { PROCESSING_FAILURES } from "~/core/engine-messages";
-import { localQueueStalled, resendAfterLocalRestart, sweepStuckImages, watchLocalQueue } from "~/server/jobs/processing-sweep.server";
+import { resendAfterLocalRestart, sweepStuckImages } from "~/server/jobs/processing-sweep.server";
 import type { SketchJob } from "../../app/core/contracts/sketch";
 import { handleDeadLetters, handleSketchJob } from "../../workers/sketch/consumer";
 import { dbRun, pngFile, Visitor, type ImageDto } from "./helpers";
@@ -257,44 +257,6 @@ describe("after a local reload (wrangler dev drops its in-memory queues)", () =>
     expect(await resendAfterLocalRestart(queue.env)).toEqual({ resent: 150 });
     expect(queue.batches).toEqual([100, 50]);
     expect(new Set(queue.sent.map((job) => job.imageId)).size).toBe(150);
-  });
-});
-
-describe("a local queue that stops delivering (under wrangler dev)", () => {
-  it("is stalled when jobs waited a whole look apart and none finished", () => {
-    expect(localQueueStalled(null, { finished: 3, unfinished: 5 })).toBe(false);
-    expect(localQueueStalled({ finished: 3, unfinished: 5 }, { finished: 3, unfinished: 5 })).toBe(true);
-    expect(localQueueStalled({ finished: 3, unfinished: 5 }, { finished: 3, unfinished: 9 })).toBe(true);
-    expect(localQueueStalled({ finished: 3, unfinished: 5 }, { finished: 4, unfinished: 4 })).toBe(false);
-    expect(localQueueStalled({ finished: 3, unfinished: 0 }, { finished: 3, unfinished: 2 })).toBe(false);
-  });
-
-  it("sends every waiting job again once a minute passes with none finished; only in development", async () => {
-    const { imageId } = await uploadedImage();
-    await markSent(imageId, "processing", new Date(), 1);
-    const queue = recordingQueue();
-    const development = { ...queue.env, APP_ENV: "development" } as typeof queue.env;
-    const look = async (at: number, on = development) => {
-      const ctx = createExecutionContext();
-      watchLocalQueue(on, ctx, at);
-      await waitOnExecutionContext(ctx);
-    };
-    const start = Date.now() + 3_600_000;
-    await look(start, { ...queue.env, APP_ENV: "test" } as typeof queue.env);
-    await look(start + MINUTE + 1, { ...queue.env, APP_ENV: "production" } as typeof queue.env);
-    expect(queue.sent).toEqual([]);
-    await look(start + 2 * MINUTE);
-    await look(start + 2 * MINUTE + 30_000); // within the minute: no look at all
-    expect(queue.sent).toEqual([]);
-    await look(start + 3 * MINUTE + 1);
-    expect(queue.sent.map((job) => job.imageId)).toContain(imageId);
-    // A job that finishes between two looks means the queue delivers: nothing is sent again.
-    queue.sent.length = 0;
-    await dbRun("UPDATE images SET processing_status = 'completed' WHERE id = ?", imageId);
-    const other = await uploadedImage();
-    await markSent(other.imageId, "processing", new Date(), 1);
-    await look(start + 4 * MINUTE + 2);
-    expect(queue.sent).toEqual([]);
   });
 });
 

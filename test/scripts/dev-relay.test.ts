@@ -9,7 +9,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
-import { startRelay } from "../../scripts/dev-relay.mjs";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { keepLoopbackConnectionsLonger, LOOPBACK_HANDLER, startRelay } from "../../scripts/dev-relay.mjs";
 
 interface Answer {
   status: number;
@@ -132,4 +134,28 @@ it("drops the ProxyWorker's connection when the runtime drops its own before ans
   const relay = await relayTo(upstream.url);
 
   await expect(send(new URL("/api/books", relay), { method: "POST", body: "{}" })).rejects.toMatchObject({ code: "ECONNRESET" });
+});
+
+it("keeps Miniflare's loopback server's idle connections 60 s and leaves every other server as Node made it", () => {
+  // Miniflare's loopback handler is a private field's arrow function, named after the field.
+  class LikeMiniflare {
+    #handleLoopback = (_request: http.IncomingMessage, response: http.ServerResponse) => response.end();
+    get handler() {
+      return this.#handleLoopback;
+    }
+  }
+  expect(new LikeMiniflare().handler.name).toBe(LOOPBACK_HANDLER);
+  const restore = keepLoopbackConnectionsLonger();
+  try {
+    expect(http.createServer(new LikeMiniflare().handler).keepAliveTimeout).toBe(60_000);
+    expect(http.createServer({}, new LikeMiniflare().handler).keepAliveTimeout).toBe(60_000);
+    expect(http.createServer(() => {}).keepAliveTimeout).toBe(new http.Server().keepAliveTimeout);
+  } finally {
+    restore();
+  }
+  expect(http.createServer(new LikeMiniflare().handler).keepAliveTimeout).toBe(new http.Server().keepAliveTimeout);
+  // The miniflare wrangler runs still makes its loopback server so: a wrangler upgrade that
+  // changes it fails here (and `npm run dev` warns).
+  const miniflare = readFileSync(createRequire(createRequire(import.meta.url).resolve("wrangler/package.json")).resolve("miniflare"), "utf8");
+  expect(miniflare).toContain(`createServer(this.${LOOPBACK_HANDLER})`);
 });

@@ -9,7 +9,7 @@
  *   give-up reason instead.
  * Sending a job twice is harmless: the consumer skips a page already drawn at the same key.
  */
-import { and, count, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import { MAX_PROCESS_ATTEMPTS, PROCESSING_STUCK_MINUTES } from "~/lib/shop-rules";
 import { PROCESSING_FAILURES } from "~/core/engine-messages";
 import { pageDetailLevel, sketchJobs } from "~/server/books/books.server";
@@ -123,51 +123,4 @@ export async function sweepStuckImages(env: Env, now: Date): Promise<ProcessingS
   if (picked.length === 0) return { requeued: 0, failed: gaveUp.length };
   console.log(`processing sweep: sent images ${picked.map((row) => row.id).join(", ")} to the sketch queue again`);
   return { requeued: picked.length, failed: gaveUp.length };
-}
-
-/** How often, under `wrangler dev`, the app looks whether the local sketch queue still delivers. */
-const LOCAL_QUEUE_CHECK_MS = 60_000;
-
-/** What the last look saw: images finished (completed or failed) and images sent but unfinished. */
-export interface LocalQueueLook {
-  finished: number;
-  unfinished: number;
-}
-
-/**
- * Whether the local queue has stopped: jobs were waiting at the last look and are still waiting,
- * and not one image has finished since (a job takes seconds; a look is a minute apart).
- */
-export function localQueueStalled(previous: LocalQueueLook | null, now: LocalQueueLook): boolean {
-  return previous !== null && previous.unfinished > 0 && now.unfinished > 0 && now.finished === previous.finished;
-}
-
-let lastLook: { at: number; seen: LocalQueueLook | null } = { at: 0, seen: null };
-
-/**
- * Local development only, on the app Worker's requests, at most once a minute. Miniflare's
- * queue broker can also stop for good without any reload: under `npm run load -- --visitors 100`
- * it delivered the first visitor's five jobs and then none of the 494 sent after them, while its
- * other queues went on (decision 023). When a minute passes with jobs waiting and none finished,
- * every image sent and unfinished is sent again, as after a reload.
- */
-export function watchLocalQueue(env: Env, ctx: ExecutionContext, now = Date.now()): void {
-  if (env.APP_ENV !== "development" || now - lastLook.at < LOCAL_QUEUE_CHECK_MS) return;
-  const previous = lastLook.seen;
-  lastLook = { at: now, seen: previous };
-  ctx.waitUntil(
-    (async () => {
-      const [row] = await database(env.DB)
-        .select({
-          finished: count(sql`case when ${images.processingStatus} in ('completed', 'failed') then 1 end`),
-          unfinished: count(sql`case when ${sentAndUnfinished} then 1 end`),
-        })
-        .from(images);
-      const seen = { finished: row.finished, unfinished: row.unfinished };
-      lastLook = { at: now, seen };
-      if (!localQueueStalled(previous, seen)) return;
-      const report = await resendAfterLocalRestart(env);
-      console.log("resend after the local queue stalled", JSON.stringify(report));
-    })().catch((error) => console.error("local queue check failed", error)),
-  );
 }
