@@ -1,4 +1,4 @@
-// `npm run bench:bsds-fit -- DATA [--limit N] [--grey]`: refits the border model (BORDER_MODEL in
+// `npm run bench:bsds-fit -- DATA [--limit N]`: refits the border model (BORDER_MODEL in
 // workers/sketch/kernel/regions/tuning.ts; decision 031) on BSDS500's train photos. DATA is the
 // BSDS500 folder (images/train/*.jpg, groundTruth/train/*.mat). Each photo goes through the
 // Worker's own decode and finest regions; every border's evidence is written to
@@ -18,9 +18,7 @@ if (!data) {
   process.exit(2);
 }
 const limit = args.includes("--limit") ? Number(args[args.indexOf("--limit") + 1]) : Infinity;
-// --grey: the photos with their colour left out, for the model of black-and-white photos (GREY_BORDER_MODEL).
-const grey = args.includes("--grey");
-const out = join(root, "bench", "out", grey ? "bsds-fit-grey" : "bsds-fit");
+const out = join(root, "bench", "out", "bsds-fit");
 mkdirSync(out, { recursive: true });
 await bundleWorkerCode({ entryPoints: [join(root, "bench", "bsds-job.ts")], outdir: join(root, "bench", "out"), outExtension: { ".js": ".mjs" } });
 const job = await import(pathToFileURL(join(root, "bench", "out", "bsds-job.mjs")).href);
@@ -28,7 +26,7 @@ const job = await import(pathToFileURL(join(root, "bench", "out", "bsds-job.mjs"
 const photos = join(resolve(data), "images", "train");
 const ids = readdirSync(photos).filter((f) => f.endsWith(".jpg")).map((f) => f.slice(0, -4)).sort().slice(0, limit);
 for (const id of ids) {
-  const borders = await job.finestBorderRows(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))), { grey });
+  const borders = await job.finestBorderRows(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))));
   writeFileSync(join(out, `${id}.label`), Buffer.from(borders.label.buffer, borders.label.byteOffset, borders.label.byteLength));
   writeFileSync(join(out, `${id}.json`), JSON.stringify({ width: borders.width, height: borders.height, rows: borders.rows }));
 }

@@ -9,13 +9,10 @@ import { finestBorders } from "../workers/sketch/kernel/regions";
 
 export { DETAIL_LEVELS };
 
-/**
- * Each level's page; `scale` 1 is print size, less draws the same lines on a smaller page.
- * `grey`: the photo as a black-and-white photo would come, its colour left out.
- */
-export async function bsdsPages(bytes: Uint8Array, scale: number, { grey = false } = {}): Promise<Record<DetailLevel, GrayPlane>> {
+/** Each level's page; `scale` 1 is print size, less draws the same lines on a smaller page. */
+export async function bsdsPages(bytes: Uint8Array, scale: number): Promise<Record<DetailLevel, GrayPlane>> {
   const photo = await decodeToGray(bytes);
-  const { hierarchy } = grayToHierarchy(photo.gray, grey ? undefined : photo.chroma);
+  const { hierarchy } = grayToHierarchy(photo.gray, photo.chroma);
   const pages = {} as Record<DetailLevel, GrayPlane>;
   for (const level of DETAIL_LEVELS) pages[level] = drawLevel(hierarchy, level, scale);
   return pages;
@@ -25,11 +22,10 @@ export async function bsdsPages(bytes: Uint8Array, scale: number, { grey = false
  * The borders of a photo's finest regions, for fitting the border model (bench/bsds-fit.mjs):
  * the analysis grid's region labels and, per border, its two regions, its length, its mean
  * saliency and magnitude, the χ² distances of its regions' insides and the smaller area.
- * `grey`: the photo's colour left out (for the grey photos' model).
  */
-export async function finestBorderRows(bytes: Uint8Array, { grey = false } = {}) {
+export async function finestBorderRows(bytes: Uint8Array) {
   const photo = await decodeToGray(bytes);
-  const { grid, basins, graph, judge } = finestBorders(photo.gray, toneCurve(histogramOf(photo.gray)), estimateNoise(photo.gray), grey ? undefined : photo.chroma);
+  const { grid, basins, graph, judge } = finestBorders(photo.gray, toneCurve(histogramOf(photo.gray)), estimateNoise(photo.gray), photo.chroma);
   const rows: number[][] = [];
   for (let e = 0; e < graph.edgeCount; e++) {
     const a = graph.edgeA[e];

@@ -1,4 +1,4 @@
-// `npm run bench:bsds -- PHOTOS [--out DIR] [--scale S] [--only ID,ID] [--grey]`: draws every BSDS500 photo
+// `npm run bench:bsds -- PHOTOS [--out DIR] [--scale S] [--only ID,ID]`: draws every BSDS500 photo
 // in PHOTOS (a folder of <id>.jpg, e.g. BSDS500's images/val) at the three detail levels through
 // the sketch Worker's own code path (decode, hierarchy, each level's cut drawn), and writes them
 // as DIR/<id>-<level>.pgm, the layout the BSDS500 boundary benchmark's evaluate.py reads
@@ -17,13 +17,11 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const photos = args.find((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1].startsWith("--")));
 if (!photos) {
-  console.error("usage: npm run bench:bsds -- PHOTOS_DIR [--out DIR] [--scale S] [--only ID,ID] [--grey]");
+  console.error("usage: npm run bench:bsds -- PHOTOS_DIR [--out DIR] [--scale S] [--only ID,ID]");
   process.exit(2);
 }
 const outDir = resolve(option("--out", join(root, "bench", "out", "bsds")));
 const scale = Number(option("--scale", "1"));
-// --grey: each photo as a black-and-white photo would come, its colour left out.
-const grey = args.includes("--grey");
 const only = option("--only", null)?.split(",");
 mkdirSync(outDir, { recursive: true });
 
@@ -38,7 +36,7 @@ const ids = readdirSync(photos)
   .sort();
 const started = performance.now();
 for (const id of ids) {
-  const pages = await job.bsdsPages(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))), scale, { grey });
+  const pages = await job.bsdsPages(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))), scale);
   for (const level of job.DETAIL_LEVELS) {
     const { data, width, height } = pages[level];
     const header = Buffer.from(`P5\n${width} ${height}\n255\n`, "ascii");

@@ -171,7 +171,7 @@ def read_tuning():
     tuning = {
         "analysisLongEdge": 1100, "smoothingMm": 0.35, "noiseSmoothing": 0.15, "surroundSigmaMm": 2.5, "surroundSuppression": 1,
         "visibleStep": 12, "clearPhotoEdgeSteps": 2, "noBorderBelow": 0.5, "colourWeight": 3.5, "fewestRegions": 2,
-        "smallestStandingOutCm2": 0.03, "arcSmoothingMm": 1.6, "arcPointStep": 2, "flatChromaRange": 4,
+        "smallestStandingOutCm2": 0.03, "arcSmoothingMm": 1.6, "arcPointStep": 2,
     }
     levels = {
         "detailed": {"minAreaCm2": 0.5, "minWidthMm": 1.2, "weakestBorderKept": 0.14, "standOutBorder": 0.5, "lineWidthMm": 0.4},
@@ -182,10 +182,6 @@ def read_tuning():
         "bias": -5.957, "logSaliency": 0.571, "logMagnitude": 0.818, "lightness": -0.082, "grain": 1.460, "colour": 0.358,
         "sqrtLightness": -0.305, "sqrtGrain": -0.048, "sqrtColour": 0.272,
     }
-    grey_model = {
-        "bias": -4.511, "logSaliency": 0.975, "logMagnitude": 0.188, "lightness": 1.225, "grain": 1.112, "colour": 0,
-        "sqrtLightness": -1.187, "sqrtGrain": 0.668, "sqrtColour": 0,
-    }
     constants = {
         ("edge-map.ts", "CHROMA_SMOOTHING_PX"): 2, ("index.ts", "MIN_CONTRAST"): 0.05,
         ("region-features.ts", "LIGHTNESS_BINS"): 12, ("region-features.ts", "GRAIN_BINS"): 6, ("region-features.ts", "COLOUR_BINS"): 8,
@@ -194,8 +190,8 @@ def read_tuning():
     unread = []
     try:
         text = source_without_comments("tuning.ts")
-        for name, into in (("REGION_TUNING", tuning), ("BORDER_MODEL", model), ("GREY_BORDER_MODEL", grey_model)):
-            block = re.search(r"\b" + name + r"\s*(?::\s*\w+\s*)?=\s*\{(.*?)\}", text, re.S)
+        for name, into in (("REGION_TUNING", tuning), ("BORDER_MODEL", model)):
+            block = re.search(name + r"\s*(?::\s*\w+\s*)?=\s*\{(.*?)\}", text, re.S)
             if block:
                 into.update((key, float(value)) for key, value in re.findall(number, block.group(1)))
             else:
@@ -218,7 +214,7 @@ def read_tuning():
             unread.append(name)
     if unread:
         print(f"opencv_recipe.py: not read from the engine's files, so as last known: {', '.join(unread)}", file=sys.stderr)
-    return tuning, levels, model, grey_model, {name: value for (_, name), value in constants.items()}
+    return tuning, levels, model, {name: value for (_, name), value in constants.items()}
 
 
 def read_stroke_tuning():
@@ -275,7 +271,7 @@ def read_face_tuning():
     return tuning
 
 
-TUNING, LEVEL_REGIONS, BORDER_MODEL, GREY_BORDER_MODEL, CONSTANTS = read_tuning()
+TUNING, LEVEL_REGIONS, BORDER_MODEL, CONSTANTS = read_tuning()
 STROKE_TUNING, LEVEL_STROKES = read_stroke_tuning()
 FACE_TUNING = read_face_tuning()
 ANALYSIS_LONG_EDGE = int(TUNING["analysisLongEdge"])
@@ -538,8 +534,7 @@ class BorderKeys:
     per border. A key is the border's own part plus its two sides' part."""
 
     def __init__(self, bins):
-        # Without colour bins the photo is black and white: GREY_BORDER_MODEL, as ours.
-        m = BORDER_MODEL if bins > LIGHTNESS_BINS + GRAIN_BINS else GREY_BORDER_MODEL
+        m = BORDER_MODEL
         # Per bin, half its χ² term into its feature's distance: lightness, grain, colour (none
         # without colour, as ours: 0).
         halves = np.zeros((bins, 3))
@@ -1185,15 +1180,6 @@ def print_page_size(w, h):
     return max(1, js_round(w * scale)), max(1, js_round(h * scale))
 
 
-def middle_range(values):
-    """plane.ts middleRange: the spread of a uint8 plane between its 1st and 99th percentile."""
-    counts = np.bincount(values.ravel(), minlength=256)
-    tail = values.size // 100
-    low = int(np.searchsorted(np.cumsum(counts), tail, side="right"))
-    high = 255 - int(np.searchsorted(np.cumsum(counts[::-1]), tail, side="right"))
-    return max(0, high - low)
-
-
 def analysis_grid(photo):
     """regions/index.ts finestBorders' first steps, from a decoded plane of any size: the toned
     grey on the analysis grid, the chroma there (or None), the grid's size and its noise."""
@@ -1208,9 +1194,6 @@ def analysis_grid(photo):
     if small.ndim == 3:
         chroma = small[..., 1:]
         small = cv2.extractChannel(small, 0)
-        # plane.ts hasColour: a black-and-white photo saved in colour is judged as grey.
-        if not any(middle_range(axis) > TUNING["flatChromaRange"] for axis in cv2.split(chroma)):
-            chroma = None
     small = cv2.LUT(small, lut)
     grid_noise = noise * grid[1] / h  # averaging n x n pixels divides the noise by n
     return small, chroma, grid, grid_noise

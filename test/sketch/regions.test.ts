@@ -1,8 +1,5 @@
 import { describe, expect, it } from "vitest";
-import astronautJpeg from "../fixtures/photos/astronaut.jpg?inline";
-import { decodeToGrayPlane } from "../../workers/sketch/decode";
-import { deserialiseHierarchy, estimateNoise, histogramOf, serialiseHierarchy, toneCurve, type GrayPlane } from "../../workers/sketch/kernel";
-import { hasColour } from "../../workers/sketch/kernel/plane";
+import { deserialiseHierarchy, serialiseHierarchy, type GrayPlane } from "../../workers/sketch/kernel";
 import { adjacencyOf, coarserGraph, type AdjacencyGraph } from "../../workers/sketch/kernel/regions/adjacency";
 import { edgeMaps, STRENGTH_STEPS_PER_GREY_LEVEL, visibleStepFor } from "../../workers/sketch/kernel/regions/edge-map";
 import { traceArcs } from "../../workers/sketch/kernel/regions/arcs";
@@ -238,29 +235,5 @@ describe("stored hierarchy", () => {
     expect(stored?.photo).toMatchObject({ sourceWidth: 160, sourceHeight: 100, laplacianVariance: 12.5 });
     expect(stored?.photo.grey.data).toEqual(grey.data);
     expect(unpackRegions(new Uint8Array([1, 2, 3]))).toBeNull();
-  });
-});
-
-describe("black-and-white photos", () => {
-  it("sees no colour in chroma that is flat but for compression noise or a few stray pixels, and colour where there is some", () => {
-    const flat = (value: (i: number) => number) => plane(100, 100, (x, y) => value(y * 100 + x));
-    const noisy = flat((i) => 128 + ((i * 7919) % 5) - 2); // 126..130
-    const strays = flat((i) => (i % 500 === 0 ? 200 : 128)); // 0.2 % of the pixels coloured
-    expect(hasColour({ cb: noisy, cr: noisy }, 4)).toBe(false);
-    expect(hasColour({ cb: strays, cr: noisy }, 4)).toBe(false);
-    expect(hasColour({ cb: noisy, cr: flat((i) => (i < 5000 ? 110 : 150)) }, 4)).toBe(true);
-  });
-
-  it("keeps a grey photo's shapes at Simple as its colour photo does, judged by the grey photos' border model", async () => {
-    const photo = await decodeToGrayPlane(Uint8Array.from(atob(astronautJpeg.slice(astronautJpeg.indexOf(",") + 1)), (c) => c.charCodeAt(0)));
-    const hierarchyOf = (chroma: typeof photo.chroma) => buildHierarchy(photo, toneCurve(histogramOf(photo)), estimateNoise(photo), chroma).hierarchy;
-    const colour = regionCountAt(hierarchyOf(photo.chroma), "simple");
-    // The same photo in black and white, as a scan saved in colour would come: Cb = Cr = 128.
-    const still = { data: new Uint8Array(photo.chroma!.cb.data.length).fill(128), width: photo.chroma!.cb.width, height: photo.chroma!.cb.height };
-    const grey = regionCountAt(hierarchyOf({ cb: still, cr: still }), "simple");
-    const greyWithoutChroma = regionCountAt(hierarchyOf(undefined), "simple");
-    expect(grey).toBe(greyWithoutChroma);
-    // Judged by the colour photos' model, her grey Simple page had half the regions (30 against 59).
-    expect(grey).toBeGreaterThan(0.8 * colour);
   });
 });

@@ -15,28 +15,6 @@ export interface ChromaPlanes {
   cr: GrayPlane;
 }
 
-/**
- * Whether the chroma holds any colour: a black-and-white photo saved as a colour file (a scan,
- * a grey PNG) has Cb = Cr = 128 everywhere but for a level or two of compression noise. Over the
- * middle 98 % of its pixels (a few stray coloured pixels are no colour photo), Cb or Cr must
- * vary by more than `flatRange` levels.
- */
-export function hasColour({ cb, cr }: ChromaPlanes, flatRange: number): boolean {
-  return middleRange(cb.data) > flatRange || middleRange(cr.data) > flatRange;
-}
-
-/** The spread of the values between the 1st and 99th percentile. */
-function middleRange(data: Uint8Array): number {
-  const counts = new Uint32Array(256);
-  for (let i = 0; i < data.length; i++) counts[data[i]]++;
-  const tail = Math.floor(data.length * 0.01);
-  let low = 0;
-  for (let seen = counts[0]; seen <= tail && low < 255; seen += counts[++low]);
-  let high = 255;
-  for (let seen = counts[255]; seen <= tail && high > 0; seen += counts[--high]);
-  return Math.max(0, high - low);
-}
-
 /** Rec. 601 luma weights in 1/256ths (77 + 150 + 29 = 256), so grey needs integer maths only. */
 const LUMA_R = 77;
 const LUMA_G = 150;

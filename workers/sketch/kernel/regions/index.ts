@@ -16,7 +16,7 @@
  *     then the level's strokes clear of those lines
  */
 import { PRINT_LONG_EDGE_PX, type DetailLevel } from "../../../../app/core/engine-limits";
-import { hasColour, type ChromaPlanes, type GrayPlane } from "../plane";
+import type { ChromaPlanes, GrayPlane } from "../plane";
 import { areaResize, fitWithin, resampleTo } from "../resize";
 import { applyCurve } from "../tone";
 import { adjacencyOf, coarserGraph } from "./adjacency";
@@ -27,7 +27,7 @@ import { drawArcs, inkLines } from "./draw";
 import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL, type EdgeMaps } from "./edge-map";
 import { joinAcrossNoBorder, mergeSequence } from "./merge-tree";
 import { HistogramJudge, pixelFeatures } from "./region-features";
-import { BORDER_MODEL, GREY_BORDER_MODEL, REGION_TUNING, LEVEL_REGIONS } from "./tuning";
+import { BORDER_MODEL, REGION_TUNING, LEVEL_REGIONS } from "./tuning";
 import { watershedBasins } from "./watershed";
 
 export interface RegionHierarchy {
@@ -69,9 +69,7 @@ const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "
 export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes, options: HierarchyOptions = {}) {
   const grid = fitWithin(photo.width, photo.height, REGION_TUNING.analysisLongEdge);
   const grey = applyCurve(areaResize(photo, grid.width, grid.height), curve);
-  // A black-and-white photo saved in colour is judged as the grey photo it is.
-  const inColour = chroma !== undefined && hasColour(chroma, REGION_TUNING.flatChromaRange);
-  const colour = inColour ? { cb: resampleTo(chroma.cb, grid.width, grid.height).data, cr: resampleTo(chroma.cr, grid.width, grid.height).data } : undefined;
+  const colour = chroma && { cb: resampleTo(chroma.cb, grid.width, grid.height).data, cr: resampleTo(chroma.cr, grid.width, grid.height).data };
   const longEdge = Math.max(grid.width, grid.height);
   // Averaging n x n pixels divides the noise by n.
   const gridNoise = (noise * grid.height) / photo.height;
@@ -98,7 +96,7 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
   // lightness is read in finer steps (and no page is blank: REGION_TUNING.fewestRegions).
   const contrast = Math.max(MIN_CONTRAST, Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep)));
   const features = pixelFeatures(maps.smooth, maps.magnitude, contrast, colour);
-  const judge = new HistogramJudge(features, basins.label, basins.count, colour ? BORDER_MODEL : GREY_BORDER_MODEL);
+  const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL);
   return { grid, grey, basins, graph, judge, smooth: maps.smooth, contrast, faces, faceWeight };
 }
 

@@ -43,11 +43,6 @@ export const REGION_TUNING = {
   /** Borders are smoothed along their length by a Gaussian of this (on the page), then every few points kept. */
   arcSmoothingMm: 1.6,
   arcPointStep: 2,
-  /**
-   * A photo whose Cb and Cr vary by no more than this (levels, over their middle 98 %) is a
-   * black-and-white photo: judged by GREY_BORDER_MODEL, its colour planes left out.
-   */
-  flatChromaRange: 4,
 } as const;
 
 /**
@@ -76,22 +71,4 @@ export const LEVEL_REGIONS: Record<DetailLevel, { minAreaCm2: number; minWidthMm
   detailed: { minAreaCm2: 0.5, minWidthMm: 1.2, weakestBorderKept: 0.14, standOutBorder: 0.5, lineWidthMm: 0.4 },
   standard: { minAreaCm2: 1, minWidthMm: 2, weakestBorderKept: 0.22, standOutBorder: 0.55, lineWidthMm: 0.5 },
   simple: { minAreaCm2: 1.5, minWidthMm: 2, weakestBorderKept: 0.3, standOutBorder: 0.6, lineWidthMm: 0.6 },
-};
-
-/**
- * The border model of black-and-white photos: the same fit on the same photos with their colour
- * left out (`npm run bench:bsds-fit -- DATA --grey`). Judged by BORDER_MODEL, a grey photo's
- * borders lacked the colour evidence a colour photo's real borders carry, so they merged early: a
- * group photo of 1927 drawn at Simple had 4 regions, people and building one (docs/decisions/031-likeness.md).
- */
-export const GREY_BORDER_MODEL: BorderModel = {
-  bias: -4.511,
-  logSaliency: 0.975,
-  logMagnitude: 0.188,
-  lightness: 1.225,
-  grain: 1.112,
-  colour: 0,
-  sqrtLightness: -1.187,
-  sqrtGrain: 0.668,
-  sqrtColour: 0,
 };
