@@ -7,6 +7,7 @@ import { decodeToGray, levelScores } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
 import { areaResize, drawLevel, grayToHierarchy, grayToSketch, onKernelStage, rgbaToGray, type ChromaPlanes, type GrayPlane } from "../workers/sketch/kernel";
 import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/measure/quality";
+import { facesOnPage } from "../workers/sketch/measure/faces";
 import type { StoredRegions } from "../workers/sketch/stored-regions";
 import { DEFAULT_DETAIL_LEVEL, type DetailLevel } from "../app/core/engine-limits";
 
@@ -110,9 +111,8 @@ export async function runJob(
   // The figures of this print-size page for the table, with the score the Worker keeps: after the
   // clocks stop (the Worker measures half-size drawings, timed above as score_ms; this full-size
   // reading took 150-200 ms and, inside the clock, was counted as our job against OpenCV's).
-  const toPage = page.width / hierarchy.gridWidth;
-  const facesOnPage = faces.length ? { boxes: faces.map(({ x, y, size }) => ({ x: x * toPage, y: y * toPage, size: size * toPage })), featurePage: page } : undefined;
-  const report = { ...measureQuality({ ...photo, chroma: gray.chroma, sketch: page, faces: facesOnPage }), score: scores[detail] };
+  const withFaces = faces.length ? { boxes: facesOnPage(faces, page.width / hierarchy.gridWidth), featurePage: page } : undefined;
+  const report = { ...measureQuality({ ...photo, chroma: gray.chroma, sketch: page, faces: withFaces }), score: scores[detail] };
   return {
     page,
     png,

@@ -13,7 +13,7 @@ import { estimateNoise, histogramOf, toneCurve } from "../../workers/sketch/kern
 import { faceWeights, findFaces, type FaceBox } from "../../workers/sketch/kernel/faces";
 import { buildHierarchy, drawLevel, type HierarchyOptions } from "../../workers/sketch/kernel/regions";
 import { strokeDrawnAt } from "../../workers/sketch/kernel/strokes";
-import { faceFeatureShare } from "../../workers/sketch/measure/faces";
+import { faceFeatureShare, facesOnPage } from "../../workers/sketch/measure/faces";
 
 const dataUrlBytes = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 
@@ -84,8 +84,7 @@ describe("faces", () => {
     const { hierarchy, faces } = await hierarchyOf(astronautJpeg);
     for (const level of ["simple", "standard", "detailed"] as const) {
       const page = drawLevel(hierarchy, level, 0.5);
-      const toPage = page.width / hierarchy.gridWidth;
-      const boxes = faces.map(({ x, y, size }) => ({ x: x * toPage, y: y * toPage, size: size * toPage }));
+      const boxes = facesOnPage(faces, page.width / hierarchy.gridWidth);
       expect(faceFeatureShare(page, boxes), level).toBe(1);
       if (level === "simple") expect(faceFeatureShare(drawLevel(hierarchy, level, 0.5, { strokes: false }), boxes)).toBeLessThan(1);
     }

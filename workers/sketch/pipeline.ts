@@ -15,6 +15,7 @@ import { encodeGrayPng, storeSketch, storedSketch } from "./encode";
 import { PermanentSketchError } from "./errors";
 import { DEFAULT_DETAIL_LEVEL, DETAIL_LEVELS, type DetailLevel } from "../../app/core/engine-limits";
 import { drawLevel, grayToHierarchy, REGION_TUNING, type ChromaPlanes, type FaceBox, type GrayPlane, type RegionHierarchy } from "./kernel";
+import { facesOnPage } from "./measure/faces";
 import { measureQuality, varianceOfLaplacian } from "./measure/quality";
 import { loadRegions, storeRegions, type PhotoSummary, type StoredRegions } from "./stored-regions";
 
@@ -126,11 +127,10 @@ export function levelScores(hierarchy: RegionHierarchy, photo: PhotoSummary, chr
   const scores = {} as Record<DetailLevel, number>;
   for (const level of DETAIL_LEVELS) {
     const sketch = drawLevel(hierarchy, level, SCORED_PAGE_SCALE, { strokes: false });
-    const toPage = sketch.width / hierarchy.gridWidth;
-    const facesOnPage = faces.length
-      ? { boxes: faces.map(({ x, y, size }) => ({ x: x * toPage, y: y * toPage, size: size * toPage })), featurePage: drawLevel(hierarchy, level, SCORED_PAGE_SCALE) }
+    const withFaces = faces.length
+      ? { boxes: facesOnPage(faces, sketch.width / hierarchy.gridWidth), featurePage: drawLevel(hierarchy, level, SCORED_PAGE_SCALE) }
       : undefined;
-    scores[level] = measureQuality({ ...photo, chroma, sketch, faces: facesOnPage }).score;
+    scores[level] = measureQuality({ ...photo, chroma, sketch, faces: withFaces }).score;
   }
   return scores;
 }

@@ -12,6 +12,7 @@
  */
 import type { GrayPlane } from "../kernel";
 import type { FaceBox } from "../kernel/faces";
+import { INK_LEVEL } from "./pixels";
 
 /** The zones of a face's box where its features are: [left, top, right, bottom] as shares of the box's side. */
 export const FEATURE_ZONES = {
@@ -23,18 +24,15 @@ export const FEATURE_ZONES = {
 /** A feature is drawn when ink lies in at least this share of its zone's columns. */
 export const FEATURE_SPAN = 0.3;
 
-/** Ink: a page pixel darker than this. */
-const INK_BELOW = 128;
-
 /**
  * The share of the faces' features the page shows (0-1), each face counting by its area, or null
  * when there is no face. `faces` are in the page's own pixels.
  */
 export function faceFeatureShare(page: GrayPlane, faces: readonly FaceBox[]): number | null {
+  const zones = Object.values(FEATURE_ZONES);
   let shown = 0;
   let total = 0;
   for (const face of faces) {
-    const zones = Object.values(FEATURE_ZONES);
     const drawn = zones.filter((zone) => featureDrawn(page, face, zone)).length;
     const area = face.size * face.size;
     shown += (area * drawn) / zones.length;
@@ -52,11 +50,16 @@ function featureDrawn(page: GrayPlane, { x, y, size }: FaceBox, [left, top, righ
   let inkedColumns = 0;
   for (let px = x0; px < x1; px++) {
     for (let py = y0; py < y1; py++) {
-      if (page.data[py * page.width + px] < INK_BELOW) {
+      if (page.data[py * page.width + px] <= INK_LEVEL) {
         inkedColumns++;
         break;
       }
     }
   }
   return inkedColumns >= FEATURE_SPAN * (x1 - x0);
+}
+
+/** Face boxes found on the analysis grid, in the pixels of a page `toPage` times its size. */
+export function facesOnPage(faces: readonly FaceBox[], toPage: number): FaceBox[] {
+  return faces.map(({ x, y, size }) => ({ x: x * toPage, y: y * toPage, size: size * toPage }));
 }
