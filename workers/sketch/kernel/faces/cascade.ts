@@ -34,7 +34,7 @@ export interface FaceCascade {
   above: Float64Array;
   /** Per stump, 3 rectangles of x, y, width, height (a missing third has width 0) ... */
   rects: Int32Array;
-  /** ... and their weights. */
+  /** ... and their weights (whole numbers). */
   weights: Float64Array;
 }
 
@@ -61,6 +61,8 @@ export function frontalFaceCascade(): FaceCascade {
   stumps.forEach((stump, k) => {
     if (stump.tilted) throw new Error("tilted Haar features are not read");
     stump.features.slice(0, 3).forEach(([x, y, w, h, weight], r) => {
+      // The scan sums a feature in integers (detect.ts): this cascade's weights are -1, 2 and 3.
+      if (!Number.isInteger(weight)) throw new Error(`a Haar feature's weight is not a whole number (${weight})`);
       result.rects.set([x, y, w, h], k * 12 + r * 4);
       result.weights[k * 3 + r] = weight;
     });
