@@ -28,52 +28,85 @@ export function darkLineDepth(grey: FloatPlane, radius: number, surroundSigma: n
 }
 
 /**
- * Max (dilation) or min (erosion) over a square of 2 × radius + 1, in place: along the rows,
- * then along the rows of the transposed plane (a column at a time jumped a row's length at
- * every step; the transpose is done in tiles that stay in cache).
+ * Max (dilation) or min (erosion) over a square of 2 × radius + 1, in place (an erosion is the
+ * dilation of the negated plane). The rows and then the columns are each dilated by van Herk's and
+ * Gil and Werman's method (1992): cut into blocks a window long, the running max from each block's
+ * start and from its end give any window's max as the larger of two, three comparisons a pixel
+ * whatever the radius and no branch on the data. The columns are done a row at a time, so every
+ * read and write runs along a row.
  */
 function slidingExtreme(data: Float32Array, width: number, height: number, radius: number, takeMax: boolean): void {
-  const queue = new Int32Array(Math.max(width, height));
-  const line = new Float32Array(queue.length);
-  for (let y = 0; y < height; y++) slidingLine(data, y * width, width, radius, takeMax, queue, line);
-  const transposed = new Float32Array(data.length);
-  transpose(data, transposed, width, height);
-  for (let x = 0; x < width; x++) slidingLine(transposed, x * height, height, radius, takeMax, queue, line);
-  transpose(transposed, data, height, width);
+  if (!takeMax) negate(data);
+  const fromStart = new Float32Array(Math.max(width, data.length));
+  const fromEnd = new Float32Array(fromStart.length);
+  for (let y = 0; y < height; y++) dilateRow(data, y * width, width, radius, fromStart, fromEnd);
+  dilateColumns(data, width, height, radius, fromStart, fromEnd);
+  if (!takeMax) negate(data);
 }
 
-/**
- * data[start + i] = extreme of the line's values i - radius .. i + radius (clipped to the line),
- * by a monotone queue of indices: each value enters and leaves once, whatever the radius. The
- * line is read from a copy, as the results overwrite it.
- */
-function slidingLine(data: Float32Array, start: number, count: number, radius: number, takeMax: boolean, queue: Int32Array, line: Float32Array): void {
-  for (let i = 0; i < count; i++) line[i] = data[start + i];
-  const sign = takeMax ? 1 : -1;
-  let head = 0;
-  let tail = 0;
-  for (let i = 0; i < count + radius; i++) {
-    if (i < count) {
-      const value = sign * line[i];
-      while (tail > head && value >= sign * line[queue[tail - 1]]) tail--;
-      queue[tail++] = i;
-    }
-    const centre = i - radius;
-    if (centre < 0) continue;
-    while (queue[head] < centre - radius) head++;
-    data[start + centre] = line[queue[head]];
+function negate(data: Float32Array): void {
+  for (let i = 0; i < data.length; i++) data[i] = -data[i];
+}
+
+/** data[start + i] = the max of the row's values i - radius .. i + radius (clipped to the row). */
+function dilateRow(data: Float32Array, start: number, count: number, radius: number, fromStart: Float32Array, fromEnd: Float32Array): void {
+  const block = 2 * radius + 1;
+  const last = count - 1;
+  for (let first = 0; first < count; first += block) {
+    const end = Math.min(first + block, count);
+    let max = data[start + first];
+    for (let i = first; i < end; i++) fromStart[i] = max = max < data[start + i] ? data[start + i] : max;
+    max = data[start + end - 1];
+    for (let i = end - 1; i >= first; i--) fromEnd[i] = max = max < data[start + i] ? data[start + i] : max;
   }
+  const inside = Math.min(count, Math.max(0, last - radius + 1));
+  for (let i = 0; i <= Math.min(radius, last); i++) data[start + i] = windowMax(fromStart, fromEnd, i - radius, i + radius, last, block, 0, 1);
+  for (let i = radius + 1; i < inside; i++) {
+    const a = fromEnd[i - radius];
+    const b = fromStart[i + radius];
+    data[start + i] = a > b ? a : b;
+  }
+  for (let i = Math.max(radius + 1, inside); i < count; i++) data[start + i] = windowMax(fromStart, fromEnd, i - radius, i + radius, last, block, 0, 1);
 }
 
-const TILE = 32;
+/** The max over from..to (clipped to 0..last) of one line whose element i is at offset + i × step. */
+function windowMax(fromStart: Float32Array, fromEnd: Float32Array, from: number, to: number, last: number, block: number, offset: number, step: number): number {
+  if (from <= 0) return fromStart[offset + Math.min(to, last) * step];
+  if (to > last) {
+    to = last;
+    // Clipped at the end: from and the end in one block, the running max from its start would reach back past `from`.
+    if (Math.floor(from / block) === Math.floor(last / block)) return fromEnd[offset + from * step];
+  }
+  const a = fromEnd[offset + from * step];
+  const b = fromStart[offset + to * step];
+  return a > b ? a : b;
+}
 
-/** out (height × width) = the transpose of data (width × height), a tile at a time. */
-function transpose(data: Float32Array, out: Float32Array, width: number, height: number): void {
-  for (let y0 = 0; y0 < height; y0 += TILE) {
-    const y1 = Math.min(height, y0 + TILE);
-    for (let x0 = 0; x0 < width; x0 += TILE) {
-      const x1 = Math.min(width, x0 + TILE);
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out[x * height + y] = data[y * width + x];
+/** The same down the columns, a row at a time: the running maxima are whole rows. */
+function dilateColumns(data: Float32Array, width: number, height: number, radius: number, fromStart: Float32Array, fromEnd: Float32Array): void {
+  const block = 2 * radius + 1;
+  const last = height - 1;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    if (y % block === 0) fromStart.set(data.subarray(row, row + width), row);
+    else for (let x = 0; x < width; x++) fromStart[row + x] = fromStart[row - width + x] < data[row + x] ? data[row + x] : fromStart[row - width + x];
+  }
+  for (let y = last; y >= 0; y--) {
+    const row = y * width;
+    if (y === last || (y + 1) % block === 0) fromEnd.set(data.subarray(row, row + width), row);
+    else for (let x = 0; x < width; x++) fromEnd[row + x] = fromEnd[row + width + x] < data[row + x] ? data[row + x] : fromEnd[row + width + x];
+  }
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const from = y - radius;
+    const to = y + radius;
+    if (from > 0 && to <= last) {
+      // Inside the plane: the larger of two rows.
+      const a = from * width;
+      const b = to * width;
+      for (let x = 0; x < width; x++) data[row + x] = fromEnd[a + x] > fromStart[b + x] ? fromEnd[a + x] : fromStart[b + x];
+    } else {
+      for (let x = 0; x < width; x++) data[row + x] = windowMax(fromStart, fromEnd, from, to, last, block, x, width);
     }
   }
 }
