@@ -42,6 +42,27 @@ describe("dark lines", () => {
     expect(onLine[200 * SIZE + 100]).toBeCloseTo(140, 0);
     expect(onStep.reduce((a, b) => Math.max(a, b), 0)).toBe(0);
   });
+
+  it("is the closing (max, then min, over the square, clipped to the plane) minus the grey, at every size and radius", () => {
+    const random = seededRandom(11);
+    for (const [width, height] of [[1, 1], [1, 7], [9, 1], [5, 6], [23, 17], [40, 31]]) {
+      for (const radius of [0, 1, 2, 3, 7, 25]) {
+        const data = Float32Array.from({ length: width * height }, () => Math.floor(random() * 256));
+        const extreme = (plane: Float32Array, pick: (a: number, b: number) => number) =>
+          plane.map((_, i) => {
+            const x = i % width, y = Math.floor(i / width);
+            let result = plane[i];
+            for (let v = Math.max(0, y - radius); v <= Math.min(height - 1, y + radius); v++)
+              for (let u = Math.max(0, x - radius); u <= Math.min(width - 1, x + radius); u++) result = pick(result, plane[v * width + u]);
+            return result;
+          });
+        const closed = extreme(extreme(data, Math.max), Math.min);
+        // A surround sigma under half a pixel is no blur, and no suppression: the depth is the top-hat itself.
+        const depth = darkLineDepth({ data: data.slice(), width, height }, radius, 0.4, 0).data;
+        expect(Array.from(depth), `${width} x ${height}, radius ${radius}`).toEqual(Array.from(closed, (c, i) => c - data[i]));
+      }
+    }
+  });
 });
 
 describe("skeleton", () => {
