@@ -15,9 +15,10 @@ export const wasmAsModule = {
 
 /**
  * Bundles Worker code for Node the way every bench script needs it (ESM, Node 20, `.wasm`
- * imports as compiled modules); `options` names what goes in and where it goes.
+ * imports as compiled modules, `.ttf` imports as their bytes, as the sketch Worker's Data rule
+ * in workers/sketch/wrangler.toml gives them); `options` names what goes in and where it goes.
  */
 export async function bundleWorkerCode(options) {
   const { build } = await import("esbuild");
-  await build({ bundle: true, format: "esm", platform: "node", target: "node20", plugins: [wasmAsModule], logLevel: "warning", ...options });
+  await build({ bundle: true, format: "esm", platform: "node", target: "node20", plugins: [wasmAsModule], loader: { ".ttf": "binary" }, logLevel: "warning", ...options });
 }

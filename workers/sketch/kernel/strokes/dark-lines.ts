@@ -15,8 +15,11 @@ import { blurFloatInPlace, type FloatPlane } from "../regions/float-plane";
 export function darkLineDepth(grey: FloatPlane, radius: number, surroundSigma: number, suppression: number | Float32Array): FloatPlane {
   const { width, height } = grey;
   const closed = grey.data.slice();
-  slidingExtreme(closed, width, height, radius, true);
-  slidingExtreme(closed, width, height, radius, false);
+  // The running maxima of both passes (dilateRow, dilateColumns), allocated once.
+  const fromStart = new Float32Array(Math.max(width, closed.length));
+  const fromEnd = new Float32Array(fromStart.length);
+  slidingExtreme(closed, width, height, radius, true, fromStart, fromEnd);
+  slidingExtreme(closed, width, height, radius, false, fromStart, fromEnd);
   const depth = new Float32Array(closed.length);
   for (let i = 0; i < depth.length; i++) depth[i] = closed[i] - grey.data[i];
   const surround: FloatPlane = { data: depth.slice(), width, height };
@@ -35,10 +38,8 @@ export function darkLineDepth(grey: FloatPlane, radius: number, surroundSigma: n
  * whatever the radius and no branch on the data. The columns are done a row at a time, so every
  * read and write runs along a row.
  */
-function slidingExtreme(data: Float32Array, width: number, height: number, radius: number, takeMax: boolean): void {
+function slidingExtreme(data: Float32Array, width: number, height: number, radius: number, takeMax: boolean, fromStart: Float32Array, fromEnd: Float32Array): void {
   if (!takeMax) negate(data);
-  const fromStart = new Float32Array(Math.max(width, data.length));
-  const fromEnd = new Float32Array(fromStart.length);
   for (let y = 0; y < height; y++) dilateRow(data, y * width, width, radius, fromStart, fromEnd);
   dilateColumns(data, width, height, radius, fromStart, fromEnd);
   if (!takeMax) negate(data);
