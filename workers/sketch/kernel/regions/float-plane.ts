@@ -31,11 +31,22 @@ function boxRow(data: Float32Array, start: number, count: number, radius: number
   const norm = 1 / (2 * radius + 1);
   let sum = 0;
   for (let k = -radius; k <= radius; k++) sum += line[k < 0 ? 0 : k > last ? last : k];
-  for (let i = 0; i < count; i++) {
+  // Where the box reaches past an end the end's value repeats; in between (most of the row) no
+  // clamping, so that loop has no branch.
+  const inside = Math.max(radius, Math.min(count, last - radius));
+  for (let i = 0; i < Math.min(radius, count); i++) {
     data[start + i] = sum * norm;
     const enter = i + radius + 1;
+    sum += line[enter > last ? last : enter] - line[0];
+  }
+  for (let i = radius; i < inside; i++) {
+    data[start + i] = sum * norm;
+    sum += line[i + radius + 1] - line[i - radius];
+  }
+  for (let i = inside; i < count; i++) {
+    data[start + i] = sum * norm;
     const leave = i - radius;
-    sum += line[enter > last ? last : enter] - line[leave < 0 ? 0 : leave];
+    sum += line[last] - line[leave < 0 ? 0 : leave];
   }
 }
 
