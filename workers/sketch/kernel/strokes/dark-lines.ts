@@ -16,7 +16,7 @@ export function darkLineDepth(grey: FloatPlane, radius: number, surroundSigma: n
   const { width, height } = grey;
   const closed = grey.data.slice();
   // The running maxima of both passes (dilateRow, dilateColumns), allocated once.
-  const fromStart = new Float32Array(Math.max(width, closed.length));
+  const fromStart = new Float32Array(closed.length);
   const fromEnd = new Float32Array(fromStart.length);
   slidingExtreme(closed, width, height, radius, true, fromStart, fromEnd);
   slidingExtreme(closed, width, height, radius, false, fromStart, fromEnd);
