@@ -1,4 +1,4 @@
-// `npm run bench:bsds-fit -- DATA [--limit N]`: refits the border model (BORDER_MODEL in
+// `npm run bench:bsds-fit -- DATA [--limit N] [--as-merged]`: refits the border model (BORDER_MODEL in
 // workers/sketch/kernel/regions/tuning.ts; decision 031) on BSDS500's train photos. DATA is the
 // BSDS500 folder (images/train/*.jpg, groundTruth/train/*.mat). Each photo goes through the
 // Worker's own decode and finest regions; every border's evidence is written to
@@ -18,6 +18,7 @@ if (!data) {
   process.exit(2);
 }
 const limit = args.includes("--limit") ? Number(args[args.indexOf("--limit") + 1]) : Infinity;
+const asMerged = args.includes("--as-merged");
 const out = join(root, "bench", "out", "bsds-fit");
 mkdirSync(out, { recursive: true });
 await bundleWorkerCode({ entryPoints: [join(root, "bench", "bsds-job.ts")], outdir: join(root, "bench", "out"), outExtension: { ".js": ".mjs" } });
@@ -25,6 +26,25 @@ const job = await import(pathToFileURL(join(root, "bench", "out", "bsds-job.mjs"
 
 const photos = join(resolve(data), "images", "train");
 const ids = readdirSync(photos).filter((f) => f.endsWith(".jpg")).map((f) => f.slice(0, -4)).sort().slice(0, limit);
+if (asMerged) {
+  // The borders as the merge tree weighs them under the current model (bsds-job.ts mergedBorderRows).
+  const near = spawnSync("/usr/bin/python3", [join(root, "bench", "bsds_fit.py"), "--near", resolve(data), out], { stdio: "inherit" });
+  if (near.status !== 0) process.exit(near.status ?? 1);
+  for (const id of ids) {
+    const [width, height] = readFileSync(join(out, `${id}.shape`), "utf8").split(" ").map(Number);
+    const bytes = readFileSync(join(out, `${id}.near`));
+    // Each photo twice, in colour and in grey, so the model learns what a black-and-white photo's borders lack.
+    const rows = [];
+    for (const grey of [false, true]) {
+      const merged = await job.mergedBorderRows(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))), new Float32Array(bytes.buffer, bytes.byteOffset, width * height), { grey });
+      if (merged) rows.push(...merged.rows);
+    }
+    writeFileSync(join(out, `${id}.merged`), JSON.stringify(rows));
+  }
+  console.log(`${ids.length} train photos' merged borders in ${out}`);
+  const fit = spawnSync("/usr/bin/python3", [join(root, "bench", "bsds_fit.py"), "--merged", resolve(data), out], { stdio: "inherit" });
+  process.exit(fit.status ?? 1);
+}
 for (const id of ids) {
   const borders = await job.finestBorderRows(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))));
   writeFileSync(join(out, `${id}.label`), Buffer.from(borders.label.buffer, borders.label.byteOffset, borders.label.byteLength));

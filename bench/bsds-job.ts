@@ -5,7 +5,8 @@
 import { DETAIL_LEVELS, type DetailLevel } from "../app/core/engine-limits";
 import { decodeToGray } from "../workers/sketch/pipeline";
 import { drawLevel, estimateNoise, grayToHierarchy, histogramOf, toneCurve, type GrayPlane } from "../workers/sketch/kernel";
-import { finestBorders } from "../workers/sketch/kernel/regions";
+import { finestBorders, mergePhases } from "../workers/sketch/kernel/regions";
+import { mergeSequence } from "../workers/sketch/kernel/regions/merge-tree";
 
 export { DETAIL_LEVELS };
 
@@ -35,4 +36,115 @@ export async function finestBorderRows(bytes: Uint8Array) {
     rows.push([a, b, length, graph.borderStrength[e] / length, graph.borderMagnitude[e] / length, lightness, grain, colour, Math.min(graph.area[a], graph.area[b])]);
   }
   return { width: grid.width, height: grid.height, label: basins.label, rows };
+}
+
+/**
+ * The borders the merge tree weighs as it merges (bench/bsds-fit.mjs --as-merged), for fitting the
+ * border model on the regions it judges rather than on the finest ones alone: the photo's merges
+ * are replayed by the current model, and at checkpoints (the start, each time the regions have
+ * fallen by a third, each level's end; numbered in the rows' first column, from -1 down when the photo is read in grey) every border between two regions is a row: its length, mean
+ * saliency and magnitude, the χ² distances of its regions' insides, the smaller area, and the share
+ * of its cracks people drew near (`near`: per grid pixel, the share of people with a line within the
+ * fit's tolerance; the larger of a crack's two pixels).
+ */
+export async function mergedBorderRows(bytes: Uint8Array, near: Float32Array, { grey = false } = {}) {
+  const decoded = await decodeToGray(bytes);
+  // A photo read as black and white: its chroma left out, as a grey JPEG or PNG gives none.
+  const photo = grey ? { gray: decoded.gray, chroma: undefined } : decoded;
+  const curve = toneCurve(histogramOf(photo.gray));
+  const noise = estimateNoise(photo.gray);
+  const first = finestBorders(photo.gray, curve, noise, photo.chroma);
+  const { grid, basins, graph } = first;
+  if (near.length !== basins.label.length) return null;
+  const sequence = mergeSequence(graph, basins.count, mergePhases(Math.max(grid.width, grid.height)), first.judge);
+  // A fresh judge (the first one's histograms were merged by the run) replays the merges.
+  const { judge } = finestBorders(photo.gray, curve, noise, photo.chroma);
+
+  const count = basins.count;
+  const pairKey = (a: number, b: number) => (a < b ? a * count + b : b * count + a);
+  // Per border: length, saliency and magnitude sums (as the tree adds them), drawn share sum and cracks.
+  const borders = new Map<number, { a: number; b: number; length: number; strength: number; magnitude: number; drawn: number; cracks: number }>();
+  for (let e = 0; e < graph.edgeCount; e++) {
+    const a = graph.edgeA[e];
+    const b = graph.edgeB[e];
+    borders.set(pairKey(a, b), { a: Math.min(a, b), b: Math.max(a, b), length: graph.borderLength[e], strength: graph.borderStrength[e], magnitude: graph.borderMagnitude[e], drawn: 0, cracks: 0 });
+  }
+  const { label } = basins;
+  const { width, height } = grid;
+  const crack = (i: number, j: number) => {
+    if (label[i] === label[j]) return;
+    const border = borders.get(pairKey(label[i], label[j]));
+    if (!border) return;
+    border.drawn += Math.max(near[i], near[j]);
+    border.cracks++;
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (x + 1 < width) crack(i, i + 1);
+      if (y + 1 < height) crack(i, i + width);
+    }
+  }
+  const neighbours: Set<number>[] = Array.from({ length: count }, () => new Set());
+  for (const border of borders.values()) {
+    neighbours[border.a].add(border.b);
+    neighbours[border.b].add(border.a);
+  }
+  const area = graph.area.slice();
+  const parent = Int32Array.from({ length: count }, (_, r) => r);
+  const find = (r: number): number => {
+    while (parent[r] !== r) r = parent[r] = parent[parent[r]];
+    return r;
+  };
+
+  const rows: number[][] = [];
+  let regionsLeft = count;
+  let lastCheckpoint = Infinity;
+  let checkpoints = 0;
+  const checkpoint = () => {
+    const stage = checkpoints++;
+    lastCheckpoint = regionsLeft;
+    for (const border of borders.values()) {
+      if (border.cracks === 0) continue;
+      const { lightness, grain, colour } = judge.insideDistances(border.a, border.b, area[border.a], area[border.b]);
+      rows.push([grey ? -1 - stage : stage, border.length, border.strength / border.length, border.magnitude / border.length, lightness, grain, colour, Math.min(area[border.a], area[border.b]), border.drawn / border.cracks]);
+    }
+  };
+  checkpoint();
+  let phase = 0;
+  for (let k = 0; k < sequence.mergeA.length; k++) {
+    const keep = find(sequence.mergeA[k]);
+    const gone = find(sequence.mergeB[k]);
+    borders.delete(pairKey(keep, gone));
+    neighbours[keep].delete(gone);
+    for (const other of neighbours[gone]) {
+      if (other === keep) continue;
+      const moved = borders.get(pairKey(gone, other))!;
+      borders.delete(pairKey(gone, other));
+      neighbours[other].delete(gone);
+      const parallel = borders.get(pairKey(keep, other));
+      if (parallel) {
+        parallel.length += moved.length;
+        parallel.strength += moved.strength;
+        parallel.magnitude += moved.magnitude;
+        parallel.drawn += moved.drawn;
+        parallel.cracks += moved.cracks;
+      } else {
+        borders.set(pairKey(keep, other), { ...moved, a: Math.min(keep, other), b: Math.max(keep, other) });
+        neighbours[keep].add(other);
+        neighbours[other].add(keep);
+      }
+    }
+    neighbours[gone].clear();
+    parent[gone] = keep;
+    area[keep] += area[gone];
+    judge.merged(keep, gone);
+    regionsLeft--;
+    while (phase < sequence.phaseEnd.length && k + 1 === sequence.phaseEnd[phase]) {
+      phase++;
+      checkpoint();
+    }
+    if (regionsLeft * 1.5 <= lastCheckpoint && regionsLeft > 1) checkpoint();
+  }
+  return { rows };
 }

@@ -32,28 +32,67 @@ def border_targets(label, near, rows):
         np.add.at(total, edge[known], sums[known]); np.add.at(cracks, edge[known], counts[known])
     return total / np.maximum(cracks, 1)
 
-def evidence(rows):
-    saliency, magnitude, lightness, grain, colour = rows[:, 3], rows[:, 4], rows[:, 5], rows[:, 6], rows[:, 7]
-    return np.stack([np.log1p(saliency), np.log1p(magnitude), lightness, grain, colour, np.sqrt(lightness), np.sqrt(grain), np.sqrt(colour)], 1)
+def evidence(rows, pixels, grey):
+    """The model's inputs from rows of (a, b, length, saliency, magnitude, lightness, grain, colour, smaller area); `pixels` the photo's pixel count, `grey` 1 where it was read without colour."""
+    length, saliency, magnitude, lightness, grain, colour, smaller = (rows[:, i] for i in range(2, 9))
+    return np.stack([np.log1p(saliency), np.log1p(magnitude), lightness, grain, colour, np.sqrt(lightness), np.sqrt(grain), np.sqrt(colour), np.log(smaller / pixels), np.log(length / np.sqrt(pixels)), grey * np.ones(len(rows))], 1)
 
-NAMES = ["logSaliency", "logMagnitude", "lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour"]
+NAMES = ["logSaliency", "logMagnitude", "lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour", "logSmallerArea", "logLength", "greyPhoto"]
 
-def main():
-    data, borders = sys.argv[1], sys.argv[2]
+def near_map(data, name):
+    """Per pixel of a train photo, the share of its people who drew a line within NEAR_PX."""
+    truth = loadmat(os.path.join(data, "groundTruth", "train", name + ".mat"))["groundTruth"]
+    drawings = [truth[0, i]["Boundaries"][0, 0].astype(np.uint8) for i in range(truth.shape[1])]
+    kernel = np.ones((2 * NEAR_PX + 1, 2 * NEAR_PX + 1), np.uint8)
+    return np.mean([cv2.dilate(d, kernel) > 0 for d in drawings], axis=0)
+
+def write_near(data, out):
+    """--near: each train photo's near map as <id>.near (float32, the photo's rows), for the merged fit."""
+    names = sorted(f[:-4] for f in os.listdir(os.path.join(data, "images", "train")) if f.endswith(".jpg"))
+    for name in names:
+        near = near_map(data, name).astype(np.float32)
+        near.tofile(os.path.join(out, name + ".near"))
+        with open(os.path.join(out, name + ".shape"), "w") as f:
+            f.write(f"{near.shape[1]} {near.shape[0]}")
+
+def merged_rows(borders):
+    """--merged: the rows bench/bsds-job.ts mergedBorderRows wrote (stage, length, saliency, magnitude, lightness, grain, colour, smaller area, drawn share)."""
+    X, Y, W = [], [], []
+    for name in sorted(f[:-7] for f in os.listdir(borders) if f.endswith(".merged")):
+        rows = np.array(json.load(open(os.path.join(borders, name + ".merged"))), dtype=float)
+        if len(rows) == 0:
+            continue
+        keep = rows[:, 7] >= MIN_AREA
+        rows = rows[keep]
+        # Each checkpoint of a photo counts as much as any other: weights are its rows' share of its length.
+        stage_length = {}
+        for stage in np.unique(rows[:, 0]):
+            stage_length[stage] = rows[rows[:, 0] == stage, 1].sum()
+        width, height = map(int, open(os.path.join(borders, name + ".shape")).read().split())
+        X.append(evidence(rows[:, [0, 0, 1, 2, 3, 4, 5, 6, 7]], width * height, (rows[:, 0] < 0).astype(float))); Y.append(rows[:, 8])
+        W.append(rows[:, 1] / np.array([stage_length[s] for s in rows[:, 0]]))
+    return np.concatenate(X), np.concatenate(Y), np.concatenate(W)
+
+def finest_rows(data, borders):
     X, Y, W = [], [], []
     for name in sorted(f[:-5] for f in os.listdir(borders) if f.endswith(".json")):
         meta = json.load(open(os.path.join(borders, name + ".json")))
         label = np.fromfile(os.path.join(borders, name + ".label"), dtype=np.int32).reshape(meta["height"], meta["width"])
-        truth = loadmat(os.path.join(data, "groundTruth", "train", name + ".mat"))["groundTruth"]
-        drawings = [truth[0, i]["Boundaries"][0, 0].astype(np.uint8) for i in range(truth.shape[1])]
-        if drawings[0].shape != label.shape:
+        near = near_map(data, name)
+        if near.shape != label.shape:
             continue  # the analysis grid is the photo's own size for BSDS's 481 x 321 photos
-        kernel = np.ones((2 * NEAR_PX + 1, 2 * NEAR_PX + 1), np.uint8)
-        near = np.mean([cv2.dilate(d, kernel) > 0 for d in drawings], axis=0)
         rows = np.array(meta["rows"], dtype=float)
         keep = rows[:, 8] >= MIN_AREA
-        X.append(evidence(rows[keep])); Y.append(border_targets(label, near, rows)[keep]); W.append(rows[keep, 2])
-    X = np.concatenate(X); Y = np.concatenate(Y); W = np.concatenate(W)
+        X.append(evidence(rows[keep], label.size, 0)); Y.append(border_targets(label, near, rows)[keep]); W.append(rows[keep, 2])
+    return np.concatenate(X), np.concatenate(Y), np.concatenate(W)
+
+def main():
+    if sys.argv[1] == "--near":
+        return write_near(sys.argv[2], sys.argv[3])
+    if sys.argv[1] == "--merged":
+        X, Y, W = merged_rows(sys.argv[3])
+    else:
+        X, Y, W = finest_rows(sys.argv[1], sys.argv[2])
     mean, spread = X.mean(0), X.std(0) + 1e-9
     Z = np.hstack([(X - mean) / spread, np.ones((len(X), 1))])
 

@@ -179,8 +179,8 @@ def read_tuning():
         "simple": {"minAreaCm2": 1.5, "minWidthMm": 2, "weakestBorderKept": 0.3, "standOutBorder": 0.6, "lineWidthMm": 0.6},
     }
     model = {
-        "bias": -5.957, "logSaliency": 0.571, "logMagnitude": 0.818, "lightness": -0.082, "grain": 1.460, "colour": 0.358,
-        "sqrtLightness": -0.305, "sqrtGrain": -0.048, "sqrtColour": 0.272,
+        "bias": -3.438, "logSaliency": 0.926, "logMagnitude": 0.003, "lightness": 0.145, "grain": 1.353, "colour": 0.335,
+        "sqrtLightness": 0.557, "sqrtGrain": 1.135, "sqrtColour": 0.431, "logSmallerArea": 0.455, "logLength": -0.337, "greyPhoto": 0.486,
     }
     constants = {
         ("edge-map.ts", "CHROMA_SMOOTHING_PX"): 2, ("index.ts", "MIN_CONTRAST"): 0.05,
@@ -527,14 +527,19 @@ def key_of_chance(chance):
 
 class BorderKeys:
     """region-features.ts HistogramJudge.chance as the merge's keys: BORDER_MODEL's logistic
-    function of a border's mean saliency and mean magnitude and of the χ² distances of its two
-    regions' normalised histograms (lightness, grain, colour; each also as its square root), kept
+    function of a border's mean saliency and mean magnitude, of the χ² distances of its two
+    regions' normalised histograms (lightness, grain, colour; each also as its square root), of
+    the smaller region's share of the photo and the border's length over its scale, and of
+    whether the photo has colour, kept
     as log-odds in steps of 1/ODDS_STEPS from ODDS_FLOOR. The logistic function keeps the order,
     and a threshold's chance goes through key_of_chance: the borders merge as ours, without an exp
     per border. A key is the border's own part plus its two sides' part."""
 
-    def __init__(self, bins):
+    def __init__(self, bins, pixels, has_colour):
         m = BORDER_MODEL
+        # Sizes are read against the photo: areas as its share, lengths over its scale.
+        self.pixels, self.scale = pixels, math.sqrt(pixels)
+        self.area_weight, self.length_weight = ODDS_STEPS * m["logSmallerArea"], ODDS_STEPS * m["logLength"]
         # Per bin, half its χ² term into its feature's distance: lightness, grain, colour (none
         # without colour, as ours: 0).
         halves = np.zeros((bins, 3))
@@ -544,31 +549,34 @@ class BorderKeys:
         # One product gives the distances' own terms (column 0, in steps) and the three distances.
         self.terms = np.column_stack([ODDS_STEPS * (halves @ np.array([m["lightness"], m["grain"], m["colour"]])), halves])
         self.rooted = ODDS_STEPS * np.array([m["sqrtLightness"], m["sqrtGrain"], m["sqrtColour"]])
-        self.bias = (m["bias"] - ODDS_FLOOR) * ODDS_STEPS
+        self.bias = (m["bias"] + (0 if has_colour else m["greyPhoto"]) - ODDS_FLOOR) * ODDS_STEPS
         self.saliency, self.magnitude = ODDS_STEPS * m["logSaliency"], ODDS_STEPS * m["logMagnitude"]
         # Distances are 0..1 and means under 256 grey levels: the odds' reach, which the keys'
         # 32 bits hold for any weights of the size the fit gives (a few units); clamped otherwise.
-        reach = abs(m["bias"]) + (abs(m["logSaliency"]) + abs(m["logMagnitude"])) * math.log1p(256) + sum(abs(m[name]) for name in ("lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour"))
+        reach = abs(m["bias"]) + abs(m["greyPhoto"]) + (abs(m["logSaliency"]) + abs(m["logMagnitude"])) * math.log1p(256) + sum(abs(m[name]) for name in ("lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour"))
+        # A region's share lies in 1/pixels..1, a border's length over the scale in 1/scale..4 scale.
+        reach += abs(m["logSmallerArea"]) * math.log(pixels) + abs(m["logLength"]) * (math.log(self.scale) + math.log(4 * self.scale))
         self.clamped = reach >= -ODDS_FLOOR
 
     def of_borders(self, length, strength, magnitude):
         """The borders' own part, from their sums (arrays)."""
-        return self.bias + self.saliency * np.log1p(strength / length) + self.magnitude * np.log1p(magnitude / length)
+        return self.bias + self.saliency * np.log1p(strength / length) + self.magnitude * np.log1p(magnitude / length) + self.length_weight * np.log(length / self.scale)
 
     def of_border(self, length, strength, magnitude):
-        return self.bias + self.saliency * math.log1p(strength / length) + self.magnitude * math.log1p(magnitude / length)
+        return self.bias + self.saliency * math.log1p(strength / length) + self.magnitude * math.log1p(magnitude / length) + self.length_weight * math.log(length / self.scale)
 
-    def of_sides(self, p, q):
-        """The two sides' part: p, q their normalised histograms (rows, or one row against many)."""
+    def of_sides(self, p, q, area_p, area_q):
+        """The two sides' part: p, q their normalised histograms (rows, or one row against many),
+        area_p, area_q their areas (arrays, or a number against an array)."""
         # (p - q)² / (p + q); no bin is 0 (merge_sequence adds EMPTY_BIN to each), so no 0 / 0.
         chi = q - p
         chi *= chi
         chi /= q + p
         terms = chi @ self.terms
-        return terms[..., 0] + np.sqrt(terms[..., 1:]) @ self.rooted
+        return terms[..., 0] + np.sqrt(terms[..., 1:]) @ self.rooted + self.area_weight * np.log(np.minimum(area_p, area_q) / self.pixels)
 
 
-def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms, phases):
+def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms, phases, pixels, has_colour):
     """merge-tree.ts mergeSequence with the border judge: the border least likely drawn merged
     first, a phase per level from the finest. In a phase a region under its smallest area, or
     narrower than its narrowest (2 x area / border length), merges whatever its border unless the
@@ -588,7 +596,7 @@ def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms
     the bookkeeping is Python lists and dicts, whose single items are several times faster than
     numpy's. Answers the merges (kept, gone) and how many were done when each phase ended."""
     edges, count = len(edge_a), len(area)
-    keys = BorderKeys(histograms.shape[1])
+    keys = BorderKeys(histograms.shape[1], pixels, has_colour)
     border_key = keys.of_borders(length, strength, magnitude)  # per edge, kept up to date
     perimeter = (np.bincount(edge_a, weights=length, minlength=count) + np.bincount(edge_b, weights=length, minlength=count)).tolist()
     histograms += EMPTY_BIN
@@ -634,7 +642,7 @@ def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms
         live = np.arange(edges) if not phase_end else np.array([e for e in range(edges) if current[e] is not None], np.int64)
         if len(live):
             a, b = np.array(ends_a, np.int64)[live], np.array(ends_b, np.int64)[live]
-            key = border_key[live] + keys.of_sides(normalised[a], normalised[b])
+            key = border_key[live] + keys.of_sides(normalised[a], normalised[b], area_now[a], area_now[b])
             heap = entries_of(key, (small[a] | small[b]) & ((key < stand_out) | speck[a] | speck[b]), 0)
         else:
             heap = []
@@ -693,7 +701,7 @@ def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms
                 others = np.fromiter(mine, np.int64, len(mine))
                 fs_list = list(mine.values())
                 key = border_key[fs_list]
-                key += keys.of_sides(normalised[keep], normalised[others])
+                key += keys.of_sides(normalised[keep], normalised[others], area_keep, np.array([area[o] for o in others]))
                 if small_keep:
                     joins = True if speck_keep else (key < stand_out) | speck[others]
                 else:
@@ -1226,7 +1234,7 @@ def hierarchy(photo):
         "standOutAbove": LEVEL_REGIONS[name]["standOutBorder"],
         "standOutArea": SMALLEST_STANDING_OUT_CM2 * per_cm2,
     } for name in LEVEL_NAMES]
-    kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, area, histograms, phases)
+    kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, area, histograms, phases, grid[0] * grid[1], chroma is not None)
     arc_sigma = ARC_SMOOTHING_MM * px_per_mm
     finest = partition_after(count, kept, gone, phase_end[0])[label]
     strokes = find_strokes(smooth, 1 / px_per_mm, max(contrast, MIN_CONTRAST), face_weight)

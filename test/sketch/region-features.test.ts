@@ -21,34 +21,49 @@ function plane(grey: (x: number, y: number) => number): GrayPlane {
 const inDisc = (x: number, y: number) => Math.hypot(x - SIZE / 2, y - SIZE / 2) < SIZE / 4;
 
 describe("the border model", () => {
-  /** Two regions of 100 pixels each, side by side, with these greys; the judge over them. */
-  function judgeOf(left: number, right: number, cb = 128, cr = 128): HistogramJudge {
+  /** Two regions side by side (of 100 pixels each, or the right one `rightColumns` of the 20 columns wide), with these greys; the judge over them. */
+  function judgeOf(left: number, right: number, cb = 128, cr = 128, { inColour = true, rightColumns = 10 } = {}): HistogramJudge {
     const width = 20;
     const height = 10;
     const label = new Int32Array(width * height);
     const grey = new Float32Array(width * height);
     const colour = { cb: new Uint8Array(width * height), cr: new Uint8Array(width * height) };
     for (let i = 0; i < label.length; i++) {
-      const right_ = i % width >= width / 2;
+      const right_ = i % width >= width - rightColumns;
       label[i] = right_ ? 1 : 0;
       grey[i] = right_ ? right : left;
       colour.cb[i] = right_ ? cb : 128;
       colour.cr[i] = right_ ? cr : 128;
     }
     const magnitude = new Float32Array(width * height);
-    const features = pixelFeatures({ data: grey, width, height }, { data: magnitude, width, height }, 1, colour);
+    const features = pixelFeatures({ data: grey, width, height }, { data: magnitude, width, height }, 1, inColour ? colour : undefined);
     return new HistogramJudge(features, label, 2, BORDER_MODEL);
   }
 
   it("rates the same edge likelier between two regions unlike in colour than between two alike", () => {
-    const alike = judgeOf(120, 120).chance(20, 20, 0, 1, 100, 100);
-    const colourful = judgeOf(120, 120, 90, 180).chance(20, 20, 0, 1, 100, 100);
+    const alike = judgeOf(120, 120).chance(20, 20, 0, 1, 100, 100, 20);
+    const colourful = judgeOf(120, 120, 90, 180).chance(20, 20, 0, 1, 100, 100, 20);
     expect(colourful).toBeGreaterThan(alike);
   });
 
   it("rates a stronger edge likelier, whatever the regions", () => {
     const judge = judgeOf(80, 160);
-    expect(judge.chance(40, 40, 0, 1, 100, 100)).toBeGreaterThan(judge.chance(5, 5, 0, 1, 100, 100));
+    expect(judge.chance(40, 40, 0, 1, 100, 100, 20)).toBeGreaterThan(judge.chance(5, 5, 0, 1, 100, 100, 20));
+  });
+
+  it("rates a border between two large regions likelier than the same border round a small cell, and a long ragged one less likely", () => {
+    // The same two insides and the same edge: a cell of a texture is small and its border long for its size.
+    const judge = judgeOf(80, 160);
+    const smallCell = judgeOf(80, 160, 128, 128, { rightColumns: 1 });
+    expect(judge.chance(20, 20, 0, 1, 100, 100, 20)).toBeGreaterThan(smallCell.chance(20, 20, 0, 1, 190, 10, 20));
+    expect(judge.chance(20, 20, 0, 1, 100, 100, 20)).toBeGreaterThan(judge.chance(20, 20, 0, 1, 100, 100, 80));
+  });
+
+  it("rates a black-and-white photo's border likelier than the same border in a colour photo whose two sides are alike in colour", () => {
+    // A grey photo has no colour to tell its borders by; the model learned how much likelier its borders are for that.
+    const grey = judgeOf(80, 160, 128, 128, { inColour: false }).chance(20, 20, 0, 1, 100, 100, 20);
+    const alikeInColour = judgeOf(80, 160).chance(20, 20, 0, 1, 100, 100, 20);
+    expect(grey).toBeGreaterThan(alikeInColour);
   });
 
   it("forgets nothing of a region's inside when regions merge: the merged one is judged by both", () => {

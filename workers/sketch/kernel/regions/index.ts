@@ -25,7 +25,7 @@ import { FACE_TUNING, faceWeights, findFaces, type FaceBox } from "../faces";
 import { findStrokes, STROKE_TUNING, strokePiecesAt, type Strokes } from "../strokes";
 import { drawArcs, inkLines } from "./draw";
 import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL, type EdgeMaps } from "./edge-map";
-import { joinAcrossNoBorder, mergeSequence } from "./merge-tree";
+import { joinAcrossNoBorder, mergeSequence, type MergePhase } from "./merge-tree";
 import { HistogramJudge, pixelFeatures } from "./region-features";
 import { BORDER_MODEL, REGION_TUNING, LEVEL_REGIONS } from "./tuning";
 import { watershedBasins } from "./watershed";
@@ -130,17 +130,7 @@ export function buildHierarchy(
 ): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array; faces: FaceBox[] } {
   const { grid, grey, basins, graph, judge, smooth, contrast, faces, faceWeight } = finestBorders(photo, curve, noise, chroma, options);
   const longEdge = Math.max(grid.width, grid.height);
-  // Grid pixels per cm² of the printed page.
-  const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
-  const phases = LEVELS_FINE_TO_COARSE.map((level) => ({
-    minArea: LEVEL_REGIONS[level].minAreaCm2 * pixelsPerCm2,
-    minWidth: LEVEL_REGIONS[level].minWidthMm * (longEdge / PRINT_LONG_EDGE_MM),
-    mergeBelow: LEVEL_REGIONS[level].weakestBorderKept,
-    standOutAbove: LEVEL_REGIONS[level].standOutBorder,
-    fewestRegions: REGION_TUNING.fewestRegions,
-    standOutArea: REGION_TUNING.smallestStandingOutCm2 * pixelsPerCm2,
-  }));
-  const sequence = mergeSequence(graph, basins.count, phases, judge);
+  const sequence = mergeSequence(graph, basins.count, mergePhases(longEdge), judge);
 
   // The finest level's partition: basins relabelled by their region after phase one.
   const regionOfBasin = partitionAfter(basins.count, sequence.mergeA, sequence.mergeB, sequence.phaseEnd[0]);
@@ -167,6 +157,20 @@ export function buildHierarchy(
   const page = printPageSize(photo.width, photo.height);
   const hierarchy = { pageWidth: page.width, pageHeight: page.height, gridWidth: grid.width, gridHeight: grid.height, regionCount, arcs, mergeA, mergeB, mergesAt, strokes };
   return { hierarchy, grey, finestLabel: label, faces };
+}
+
+/** The merge tree's phases, finest level first, on an analysis grid of this long edge (px). */
+export function mergePhases(longEdge: number): MergePhase[] {
+  // Grid pixels per cm² of the printed page.
+  const pixelsPerCm2 = (longEdge / (PRINT_LONG_EDGE_MM / 10)) ** 2;
+  return LEVELS_FINE_TO_COARSE.map((level) => ({
+    minArea: LEVEL_REGIONS[level].minAreaCm2 * pixelsPerCm2,
+    minWidth: LEVEL_REGIONS[level].minWidthMm * (longEdge / PRINT_LONG_EDGE_MM),
+    mergeBelow: LEVEL_REGIONS[level].weakestBorderKept,
+    standOutAbove: LEVEL_REGIONS[level].standOutBorder,
+    fewestRegions: REGION_TUNING.fewestRegions,
+    standOutArea: REGION_TUNING.smallestStandingOutCm2 * pixelsPerCm2,
+  }));
 }
 
 /** The region (a representative id) of each finest region at a level: the cut of the tree. */

@@ -17,8 +17,8 @@ import { PairIndex } from "./pair-index";
  * the tree weighs, told of every merge so it can keep the regions' insides up to date.
  */
 export interface BorderJudge {
-  /** 0..1 from the border's mean saliency and mean magnitude (grey levels) and its two regions. */
-  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number): number;
+  /** 0..1 from the border's mean saliency and mean magnitude (grey levels), its two regions and its length (grid pixels). */
+  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number, length: number): number;
   merged(keep: number, gone: number): void;
 }
 
@@ -101,7 +101,7 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
     const keyOf = (e: number): number => {
       const a = find(edgeA[e]);
       const b = find(edgeB[e]);
-      const key = judge ? judge.chance(strength[e] / length[e], magnitude[e] / length[e], a, b, area[a], area[b]) : strength[e] / length[e];
+      const key = judge ? judge.chance(strength[e] / length[e], magnitude[e] / length[e], a, b, area[a], area[b], length[e]) : strength[e] / length[e];
       if (!tooSmall(a) && !tooSmall(b)) return key;
       return key < phase.standOutAbove || speck(a) || speck(b) ? SMALL_REGION_KEY + key : key;
     };

@@ -76,8 +76,10 @@ export function regionHistograms(features: PixelFeatures, label: Int32Array, reg
 
 /**
  * Weights of the border model: the log-odds that people draw a border, from its mean saliency
- * and magnitude (log(1 + grey levels)) and the χ² distances of its two regions' lightness, grain
- * and colour histograms (each also as its square root: the first differences count most).
+ * and magnitude (log(1 + grey levels)), the χ² distances of its two regions' lightness, grain
+ * and colour histograms (each also as its square root: the first differences count most), and its
+ * size: the log of the smaller region's share of the photo and of the border's length over the
+ * photo's scale (the square root of its pixel count), so the same on any analysis grid.
  */
 export interface BorderModel {
   bias: number;
@@ -89,6 +91,10 @@ export interface BorderModel {
   sqrtLightness: number;
   sqrtGrain: number;
   sqrtColour: number;
+  logSmallerArea: number;
+  logLength: number;
+  /** Added on a photo without colour (a black-and-white photo): its borders lack the colour evidence the rest were judged with. */
+  greyPhoto: number;
 }
 
 /**
@@ -99,9 +105,14 @@ export class HistogramJudge {
   private readonly histograms: Float32Array;
   private readonly binCount: number;
   private readonly hasColour: boolean;
+  /** The photo's pixel count and its square root: areas and lengths are read relative to them. */
+  private readonly pixels: number;
+  private readonly scale: number;
 
   constructor(features: PixelFeatures, label: Int32Array, regionCount: number, private readonly model: BorderModel) {
     this.histograms = regionHistograms(features, label, regionCount);
+    this.pixels = Math.max(1, label.length);
+    this.scale = Math.sqrt(this.pixels);
     this.binCount = features.binCount;
     this.hasColour = features.bins.length > 2;
   }
@@ -115,7 +126,7 @@ export class HistogramJudge {
     };
   }
 
-  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number): number {
+  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number, length: number): number {
     const m = this.model;
     const { lightness, grain, colour } = this.insideDistances(a, b, areaA, areaB);
     const odds =
@@ -127,7 +138,10 @@ export class HistogramJudge {
       m.colour * colour +
       m.sqrtLightness * Math.sqrt(lightness) +
       m.sqrtGrain * Math.sqrt(grain) +
-      m.sqrtColour * Math.sqrt(colour);
+      m.sqrtColour * Math.sqrt(colour) +
+      m.logSmallerArea * Math.log(Math.min(areaA, areaB) / this.pixels) +
+      m.logLength * Math.log(length / this.scale) +
+      (this.hasColour ? 0 : m.greyPhoto);
     return 1 / (1 + Math.exp(-odds));
   }
 

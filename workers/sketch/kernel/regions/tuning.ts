@@ -47,19 +47,23 @@ export const REGION_TUNING = {
 
 /**
  * The border model's weights (region-features.ts): a logistic fit of whether people drew a
- * border of the finest regions, on BSDS500's train photos (docs/decisions/031-likeness.md says how;
- * `npm run bench:bsds-fit` refits them, `npm run bench:bsds` measures the pages on its val photos).
+ * border, on BSDS500's train photos in colour and in grey, as the merge tree weighs their borders
+ * under the model before it (docs/decisions/031-likeness.md says how; `npm run bench:bsds-fit --
+ * BSDS500 --as-merged` refits them, `npm run bench:bsds` measures the pages on its val photos).
  */
 export const BORDER_MODEL: BorderModel = {
-  bias: -5.957,
-  logSaliency: 0.571,
-  logMagnitude: 0.818,
-  lightness: -0.082,
-  grain: 1.460,
-  colour: 0.358,
-  sqrtLightness: -0.305,
-  sqrtGrain: -0.048,
-  sqrtColour: 0.272,
+  bias: -3.438,
+  logSaliency: 0.926,
+  logMagnitude: 0.003,
+  lightness: 0.145,
+  grain: 1.353,
+  colour: 0.335,
+  sqrtLightness: 0.557,
+  sqrtGrain: 1.135,
+  sqrtColour: 0.431,
+  logSmallerArea: 0.455,
+  logLength: -0.337,
+  greyPhoto: 0.486,
 };
 
 /**
