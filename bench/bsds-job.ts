@@ -42,9 +42,10 @@ export async function finestBorderRows(bytes: Uint8Array) {
  * The borders the merge tree weighs as it merges (bench/bsds-fit.mjs --as-merged), for fitting the
  * border model on the regions it judges rather than on the finest ones alone: the photo's merges
  * are replayed by the current model, and at checkpoints (the start, each time the regions have
- * fallen by a third, each level's end; numbered in the rows' first column, from -1 down when the photo is read in grey) every border between two regions is a row: its length, mean
- * saliency and magnitude, the χ² distances of its regions' insides, the smaller area, and the share
- * of its cracks people drew near (`near`: per grid pixel, the share of people with a line within the
+ * fallen by a third, each level's end) every border between two regions is a row: the checkpoint's
+ * number (from 0 up; from -1 down when the photo is read in grey), its length, mean saliency and
+ * magnitude, the χ² distances of its regions' insides, the smaller area, and the share of its
+ * cracks people drew near (`near`: per grid pixel, the share of people with a line within the
  * fit's tolerance; the larger of a crack's two pixels).
  */
 export async function mergedBorderRows(bytes: Uint8Array, near: Float32Array, { grey = false } = {}) {

@@ -1,9 +1,12 @@
 """Fits the border model (decision 031) on the borders bench/bsds-fit.mjs wrote.
 
-  python3 bench/bsds_fit.py BSDS500_DIR BORDERS_DIR
+  python3 bench/bsds_fit.py BSDS500_DIR BORDERS_DIR             the finest regions' borders (<id>.json, <id>.label)
+  python3 bench/bsds_fit.py --near BSDS500_DIR BORDERS_DIR      writes each train photo's near map for --as-merged
+  python3 bench/bsds_fit.py --merged BSDS500_DIR BORDERS_DIR    the borders as the tree weighed them (<id>.merged)
 
 A border's target is the share of people who drew a line within 2 px of it (on the photo's own
-grid), averaged over its cracks; borders are weighted by their length. Only borders whose two
+grid), averaged over its cracks; borders are weighted by their length (the merged rows: by their
+share of their checkpoint's length, so every checkpoint counts alike). Only borders whose two
 regions hold at least MIN_AREA pixels are used: the tree judges mostly merged, larger regions,
 and the tiny first basins' borders taught the model the wrong thing (decision 031). Prints the
 weights as tuning.ts writes them. Needs numpy, scipy and OpenCV (python3-scipy, python3-opencv).
