@@ -25,8 +25,9 @@ Prints JSON, best of `repeats` runs each:
                   found as bench/photo-set.mjs finds packages, never downloaded) by
                   detectMultiScale (scaleStep, fewestAgreeingWindows, faces from smallestFaceShare
                   of the long edge), the boxes scaled back to the grid; each face's oval weights
-                  in numpy; inside them the three edge maps keep 1 - (1 - shadingKept) x weight of
-                  their strength before the watershed;
+                  in numpy; each region's face mass (the sum of its pixels' weights) is one more
+                  column of its histogram, and a border between two regions both in a face
+                  loses insideOdds x the square of the smaller face share (BorderKeys);
                 - watershed basins: the flood map's regional minima (erode, connectedComponents)
                   as markers for cv2.watershed, its lines given to a neighbouring basin;
                 - the adjacency graph in numpy (np.unique, np.bincount): border length, summed
@@ -257,7 +258,7 @@ def read_face_tuning():
     tuning = {
         "searchLongEdge": 640, "smallestFaceShare": 0.035, "scaleStep": 1.1, "windowStep": 2, "fewestAgreeingWindows": 3,
         "agreement": 0.2, "ovalCentreDown": 0.55, "ovalHalfWidth": 0.5, "ovalHalfHeight": 0.65, "ovalCore": 0.75,
-        "shadingKept": 0.45, "strokeSurroundSuppression": 0.6, "strokeWeight": 1.8,
+        "insideOdds": 2, "strokeSurroundSuppression": 0.6, "strokeWeight": 1.8,
     }
     try:
         text = source_without_comments(os.path.join("..", "faces", "tuning.ts"))
@@ -535,8 +536,13 @@ class BorderKeys:
     and a threshold's chance goes through key_of_chance: the borders merge as ours, without an exp
     per border. A key is the border's own part plus its two sides' part."""
 
-    def __init__(self, bins, pixels, has_colour):
+    def __init__(self, bins, pixels, has_colour, has_faces=False):
         m = BORDER_MODEL
+        # With faces the histograms' last column is each region's face mass (normalised: its face
+        # share), no bin of any feature: a border inside a face loses insideOdds x the square of
+        # the smaller share (region-features.ts HistogramJudge faceTerm).
+        self.face_odds = ODDS_STEPS * FACE_TUNING["insideOdds"] if has_faces else 0
+        feature_bins = bins - 1 if has_faces else bins
         # Sizes are read against the photo: areas as its share, lengths over its scale.
         self.pixels, self.scale = pixels, math.sqrt(pixels)
         self.area_weight, self.length_weight = ODDS_STEPS * m["logSmallerArea"], ODDS_STEPS * m["logLength"]
@@ -545,7 +551,7 @@ class BorderKeys:
         halves = np.zeros((bins, 3))
         halves[:LIGHTNESS_BINS, 0] = 0.5
         halves[LIGHTNESS_BINS:LIGHTNESS_BINS + GRAIN_BINS, 1] = 0.5
-        halves[LIGHTNESS_BINS + GRAIN_BINS:, 2] = 0.5
+        halves[LIGHTNESS_BINS + GRAIN_BINS:feature_bins, 2] = 0.5
         # One product gives the distances' own terms (column 0, in steps) and the three distances.
         self.terms = np.column_stack([ODDS_STEPS * (halves @ np.array([m["lightness"], m["grain"], m["colour"]])), halves])
         self.rooted = ODDS_STEPS * np.array([m["sqrtLightness"], m["sqrtGrain"], m["sqrtColour"]])
@@ -556,6 +562,7 @@ class BorderKeys:
         reach = abs(m["bias"]) + abs(m["greyPhoto"]) + (abs(m["logSaliency"]) + abs(m["logMagnitude"])) * math.log1p(256) + sum(abs(m[name]) for name in ("lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour"))
         # A region's share lies in 1/pixels..1, a border's length over the scale in 1/scale..4 scale.
         reach += abs(m["logSmallerArea"]) * math.log(pixels) + abs(m["logLength"]) * (math.log(self.scale) + math.log(4 * self.scale))
+        reach += self.face_odds / ODDS_STEPS
         self.clamped = reach >= -ODDS_FLOOR
 
     def of_borders(self, length, strength, magnitude):
@@ -573,10 +580,14 @@ class BorderKeys:
         chi *= chi
         chi /= q + p
         terms = chi @ self.terms
-        return terms[..., 0] + np.sqrt(terms[..., 1:]) @ self.rooted + self.area_weight * np.log(np.minimum(area_p, area_q) / self.pixels)
+        key = terms[..., 0] + np.sqrt(terms[..., 1:]) @ self.rooted + self.area_weight * np.log(np.minimum(area_p, area_q) / self.pixels)
+        if self.face_odds:
+            inside = np.minimum(p[..., -1], q[..., -1])
+            key -= self.face_odds * inside * inside
+        return key
 
 
-def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms, phases, pixels, has_colour):
+def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms, phases, pixels, has_colour, has_faces=False):
     """merge-tree.ts mergeSequence with the border judge: the border least likely drawn merged
     first, a phase per level from the finest. In a phase a region under its smallest area, or
     narrower than its narrowest (2 x area / border length), merges whatever its border unless the
@@ -596,7 +607,7 @@ def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms
     the bookkeeping is Python lists and dicts, whose single items are several times faster than
     numpy's. Answers the merges (kept, gone) and how many were done when each phase ended."""
     edges, count = len(edge_a), len(area)
-    keys = BorderKeys(histograms.shape[1], pixels, has_colour)
+    keys = BorderKeys(histograms.shape[1], pixels, has_colour, has_faces)
     border_key = keys.of_borders(length, strength, magnitude)  # per edge, kept up to date
     perimeter = (np.bincount(edge_a, weights=length, minlength=count) + np.bincount(edge_b, weights=length, minlength=count)).tolist()
     histograms += EMPTY_BIN
@@ -864,17 +875,6 @@ def face_weights(faces, width, height):
         window = weights[top:bottom + 1, left:right + 1]
         np.maximum(window, weight.astype(np.float32), out=window)
     return weights
-
-
-def keep_less_shading_in_faces(flood, saliency, magnitude, weight):
-    """regions/index.ts keepLessShadingInFaces: inside a face the edge maps keep
-    1 - (1 - shadingKept) x its weight of their strength (the integer maps rounded as Math.round),
-    in place, before the watershed."""
-    inside = weight > 0
-    kept = 1 - (1 - FACE_TUNING["shadingKept"]) * weight[inside].astype(np.float64)
-    flood[inside] = np.floor(flood[inside] * kept + 0.5)
-    saliency[inside] = np.floor(saliency[inside] * kept + 0.5)
-    magnitude[inside] = magnitude[inside] * kept
 
 
 # ---- Feature strokes (workers/sketch/kernel/strokes/, decision 033) ----
@@ -1216,8 +1216,6 @@ def hierarchy(photo):
     flood, saliency, strongest, smooth, magnitude = edge_maps(small, grid_noise, px_per_mm, chroma)
     faces = find_faces(small)
     face_weight = face_weights(faces, *grid)
-    if face_weight is not None:
-        keep_less_shading_in_faces(flood, saliency, magnitude, face_weight)
     basin, basins = watershed_basins(flood)
     edge_a, edge_b, length, strength, border_magnitude, area = adjacency_of(basin, basins, saliency, flood)
     region_of, count = join_across_no_border(edge_a, edge_b, length, strength, basins)
@@ -1226,6 +1224,9 @@ def hierarchy(photo):
     # A faint photo's lightness is read in finer steps (index.ts finestBorders).
     contrast = min(1.0, strongest / (CLEAR_PHOTO_EDGE_STEPS * VISIBLE_STEP))
     histograms = region_histograms(smooth, magnitude, max(contrast, MIN_CONTRAST), chroma, label, count)
+    if face_weight is not None:
+        face_mass = np.bincount(label.ravel(), weights=face_weight.ravel().astype(np.float64), minlength=count)
+        histograms = np.column_stack([histograms, face_mass])
     per_cm2 = (max(grid) / (PRINT_LONG_EDGE_MM / 10)) ** 2  # grid pixels per cm² of the page
     phases = [{
         "minArea": LEVEL_REGIONS[name]["minAreaCm2"] * per_cm2,
@@ -1234,7 +1235,7 @@ def hierarchy(photo):
         "standOutAbove": LEVEL_REGIONS[name]["standOutBorder"],
         "standOutArea": SMALLEST_STANDING_OUT_CM2 * per_cm2,
     } for name in LEVEL_NAMES]
-    kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, area, histograms, phases, grid[0] * grid[1], chroma is not None)
+    kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, area, histograms, phases, grid[0] * grid[1], chroma is not None, face_weight is not None)
     arc_sigma = ARC_SMOOTHING_MM * px_per_mm
     finest = partition_after(count, kept, gone, phase_end[0])[label]
     strokes = find_strokes(smooth, 1 / px_per_mm, max(contrast, MIN_CONTRAST), face_weight)

@@ -7,6 +7,7 @@ import type { GrayPlane } from "../../workers/sketch/kernel";
 import { buildHierarchy, regionCountAt } from "../../workers/sketch/kernel/regions";
 import { HistogramJudge, pixelFeatures } from "../../workers/sketch/kernel/regions/region-features";
 import { BORDER_MODEL } from "../../workers/sketch/kernel/regions/tuning";
+import { FACE_TUNING } from "../../workers/sketch/kernel/faces";
 import { seededRandom } from "./helpers";
 
 const IDENTITY = Uint8Array.from({ length: 256 }, (_, v) => v);
@@ -22,7 +23,7 @@ const inDisc = (x: number, y: number) => Math.hypot(x - SIZE / 2, y - SIZE / 2) 
 
 describe("the border model", () => {
   /** Two regions side by side (of 100 pixels each, or the right one `rightColumns` of the 20 columns wide), with these greys; the judge over them. */
-  function judgeOf(left: number, right: number, cb = 128, cr = 128, { inColour = true, rightColumns = 10 } = {}): HistogramJudge {
+  function judgeOf(left: number, right: number, cb = 128, cr = 128, { inColour = true, rightColumns = 10, faceWeight = null as ((column: number) => number) | null } = {}): HistogramJudge {
     const width = 20;
     const height = 10;
     const label = new Int32Array(width * height);
@@ -37,7 +38,8 @@ describe("the border model", () => {
     }
     const magnitude = new Float32Array(width * height);
     const features = pixelFeatures({ data: grey, width, height }, { data: magnitude, width, height }, 1, inColour ? colour : undefined);
-    return new HistogramJudge(features, label, 2, BORDER_MODEL);
+    const faces = faceWeight && Float32Array.from({ length: width * height }, (_, i) => faceWeight(i % width));
+    return new HistogramJudge(features, label, 2, BORDER_MODEL, faces, FACE_TUNING.insideOdds);
   }
 
   it("rates the same edge likelier between two regions unlike in colour than between two alike", () => {
@@ -64,6 +66,17 @@ describe("the border model", () => {
     const grey = judgeOf(80, 160, 128, 128, { inColour: false }).chance(20, 20, 0, 1, 100, 100, 20);
     const alikeInColour = judgeOf(80, 160).chance(20, 20, 0, 1, 100, 100, 20);
     expect(grey).toBeGreaterThan(alikeInColour);
+  });
+
+  it("rates a border inside a face less likely, and the face's outline as any other border", () => {
+    const plain = judgeOf(80, 160).chance(20, 20, 0, 1, 100, 100, 20);
+    const acrossTheFace = judgeOf(80, 160, 128, 128, { faceWeight: () => 1 }).chance(20, 20, 0, 1, 100, 100, 20);
+    const faceAgainstHair = judgeOf(80, 160, 128, 128, { faceWeight: (column) => (column < 10 ? 1 : 0) }).chance(20, 20, 0, 1, 100, 100, 20);
+    expect(acrossTheFace).toBeLessThan(plain);
+    expect(faceAgainstHair).toBeCloseTo(plain, 10);
+    // A region of hair that only reaches a little into the face's oval keeps nearly all of its border's odds.
+    const hairInTheOval = judgeOf(80, 160, 128, 128, { faceWeight: (column) => (column < 10 ? 1 : 0.2) }).chance(20, 20, 0, 1, 100, 100, 20);
+    expect(plain - hairInTheOval).toBeLessThan((plain - acrossTheFace) / 10);
   });
 
   it("forgets nothing of a region's inside when regions merge: the merged one is judged by both", () => {

@@ -39,11 +39,12 @@ export const FACE_TUNING = {
   /** Inside this share of the oval's radius a pixel is wholly the face's; beyond it, less and less to the oval's edge (the face's outline stays as it is). */
   ovalCore: 0.75,
   /**
-   * Inside a face the edges are kept at this share of their strength: a cheek's or a nose's
-   * shading is no shape to colour, and at Standard it cut a face in pieces; the features are
-   * drawn by the strokes instead.
+   * A border between two regions that both lie inside a face loses up to this many log-odds of
+   * the border model (regions/region-features.ts HistogramJudge): a cheek's or a nose's shading,
+   * a lock of fringe on the forehead, are no shapes to colour; the features are drawn by the
+   * strokes instead. The face's outline against hair, a collar or the background keeps its odds.
    */
-  shadingKept: 0.45,
+  insideOdds: 2,
   /**
    * Inside a face, texture suppresses dark lines this much (STROKE_TUNING.surroundSuppression
    * elsewhere: eyelids, brows and lashes lie close together and would cancel each other out)...

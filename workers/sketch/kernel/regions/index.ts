@@ -24,7 +24,7 @@ import { smoothArcs, traceArcs, type Arcs } from "./arcs";
 import { FACE_TUNING, faceWeights, findFaces, type FaceBox } from "../faces";
 import { findStrokes, STROKE_TUNING, strokePiecesAt, type Strokes } from "../strokes";
 import { drawArcs, inkLines } from "./draw";
-import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL, type EdgeMaps } from "./edge-map";
+import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
 import { joinAcrossNoBorder, mergeSequence, type MergePhase } from "./merge-tree";
 import { HistogramJudge, pixelFeatures } from "./region-features";
 import { BORDER_MODEL, REGION_TUNING, LEVEL_REGIONS } from "./tuning";
@@ -84,7 +84,6 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
   }, colour);
   const faces = options.faces === false ? [] : findFaces(grey);
   const faceWeight = faceWeights(faces, grid.width, grid.height);
-  if (faceWeight) keepLessShadingInFaces(maps, faceWeight);
   const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
   const basinGraph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL, maps.flood);
   const joined = joinAcrossNoBorder(basinGraph, basins.count, REGION_TUNING.noBorderBelow);
@@ -96,24 +95,8 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
   // lightness is read in finer steps (and no page is blank: REGION_TUNING.fewestRegions).
   const contrast = Math.max(MIN_CONTRAST, Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep)));
   const features = pixelFeatures(maps.smooth, maps.magnitude, contrast, colour);
-  const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL);
+  const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL, faceWeight, FACE_TUNING.insideOdds);
   return { grid, grey, basins, graph, judge, smooth: maps.smooth, contrast, faces, faceWeight };
-}
-
-/**
- * Inside a face the edges count for FACE_TUNING.shadingKept of their strength (its outline, at
- * the oval's edge, as it is): the face stays one shape with its features drawn as strokes,
- * not a patchwork of its shading.
- */
-function keepLessShadingInFaces(maps: EdgeMaps, faceWeight: Float32Array): void {
-  const { flood, saliency, magnitude } = maps;
-  for (let i = 0; i < faceWeight.length; i++) {
-    if (faceWeight[i] === 0) continue;
-    const kept = 1 - (1 - FACE_TUNING.shadingKept) * faceWeight[i];
-    flood[i] = Math.round(flood[i] * kept);
-    saliency[i] = Math.round(saliency[i] * kept);
-    magnitude.data[i] *= kept;
-  }
 }
 
 /**

@@ -97,6 +97,13 @@ export interface BorderModel {
   greyPhoto: number;
 }
 
+/** Each region's sum of its pixels' face weights (faces/index.ts faceWeights). */
+function regionFaceMass(faceWeight: Float32Array, label: Int32Array, regionCount: number): Float32Array {
+  const mass = new Float32Array(regionCount);
+  for (let i = 0; i < label.length; i++) mass[label[i]] += faceWeight[i];
+  return mass;
+}
+
 /**
  * Judges the borders of the merge tree (merge-tree.ts BorderJudge) by the border model, over the
  * regions' histograms, which it adds up as regions merge.
@@ -109,8 +116,19 @@ export class HistogramJudge {
   private readonly pixels: number;
   private readonly scale: number;
 
-  constructor(features: PixelFeatures, label: Int32Array, regionCount: number, private readonly model: BorderModel) {
+  /** Each region's face mass (the sum of its pixels' face weights), when the photo has faces. */
+  private readonly faceMass: Float32Array | null;
+
+  constructor(
+    features: PixelFeatures,
+    label: Int32Array,
+    regionCount: number,
+    private readonly model: BorderModel,
+    faceWeight: Float32Array | null = null,
+    private readonly faceInsideOdds = 0,
+  ) {
     this.histograms = regionHistograms(features, label, regionCount);
+    this.faceMass = faceWeight && regionFaceMass(faceWeight, label, regionCount);
     this.pixels = Math.max(1, label.length);
     this.scale = Math.sqrt(this.pixels);
     this.binCount = features.binCount;
@@ -141,13 +159,27 @@ export class HistogramJudge {
       m.sqrtColour * Math.sqrt(colour) +
       m.logSmallerArea * Math.log(Math.min(areaA, areaB) / this.pixels) +
       m.logLength * Math.log(length / this.scale) +
-      (this.hasColour ? 0 : m.greyPhoto);
+      (this.hasColour ? 0 : m.greyPhoto) +
+      this.faceTerm(a, b, areaA, areaB);
     return 1 / (1 + Math.exp(-odds));
+  }
+
+  /**
+   * Inside a face nothing but its features is a shape (they are drawn as strokes): a border
+   * between two regions that both lie in a face is less likely drawn, by faceInsideOdds × the
+   * square of the smaller of their face shares (each region's mean face weight). Squared, so a
+   * region of hair or collar that only reaches into the face's oval keeps its border with it.
+   */
+  private faceTerm(a: number, b: number, areaA: number, areaB: number): number {
+    if (!this.faceMass) return 0;
+    const inside = Math.min(this.faceMass[a] / areaA, this.faceMass[b] / areaB);
+    return -this.faceInsideOdds * inside * inside;
   }
 
   merged(keep: number, gone: number): void {
     const { histograms, binCount } = this;
     for (let k = 0; k < binCount; k++) histograms[keep * binCount + k] += histograms[gone * binCount + k];
+    if (this.faceMass) this.faceMass[keep] += this.faceMass[gone];
   }
 
   /** χ² distance (0..1) of two regions' normalised histograms over the bins from..to. */
