@@ -22,7 +22,8 @@ export async function bsdsPages(bytes: Uint8Array, scale: number): Promise<Recor
 /**
  * The borders of a photo's finest regions, for fitting the border model (bench/bsds-fit.mjs):
  * the analysis grid's region labels and, per border, its two regions, its length, its mean
- * saliency and magnitude, the χ² distances of its regions' insides and the smaller area.
+ * saliency and magnitude, the χ² distances of its regions' insides, the smaller area and the
+ * smoother and grainier side's grain level.
  */
 export async function finestBorderRows(bytes: Uint8Array) {
   const photo = await decodeToGray(bytes);
@@ -33,7 +34,8 @@ export async function finestBorderRows(bytes: Uint8Array) {
     const b = graph.edgeB[e];
     const length = graph.borderLength[e];
     const { lightness, grain, colour } = judge.insideDistances(a, b, graph.area[a], graph.area[b]);
-    rows.push([a, b, length, graph.borderStrength[e] / length, graph.borderMagnitude[e] / length, lightness, grain, colour, Math.min(graph.area[a], graph.area[b])]);
+    const { smoother, grainier } = judge.grainLevels(a, b, graph.area[a], graph.area[b]);
+    rows.push([a, b, length, graph.borderStrength[e] / length, graph.borderMagnitude[e] / length, lightness, grain, colour, Math.min(graph.area[a], graph.area[b]), smoother, grainier]);
   }
   return { width: grid.width, height: grid.height, label: basins.label, rows };
 }
@@ -46,7 +48,8 @@ export async function finestBorderRows(bytes: Uint8Array) {
  * number (from 0 up; from -1 down when the photo is read in grey), its length, mean saliency and
  * magnitude, the χ² distances of its regions' insides, the smaller area, and the share of its
  * cracks people drew near (`near`: per grid pixel, the share of people with a line within the
- * fit's tolerance; the larger of a crack's two pixels).
+ * fit's tolerance; the larger of a crack's two pixels), then the smoother and the grainier side's
+ * grain level (HistogramJudge grainLevels).
  */
 export async function mergedBorderRows(bytes: Uint8Array, near: Float32Array, { grey = false } = {}) {
   const decoded = await decodeToGray(bytes);
@@ -108,7 +111,8 @@ export async function mergedBorderRows(bytes: Uint8Array, near: Float32Array, { 
     for (const border of borders.values()) {
       if (border.cracks === 0) continue;
       const { lightness, grain, colour } = judge.insideDistances(border.a, border.b, area[border.a], area[border.b]);
-      rows.push([grey ? -1 - stage : stage, border.length, border.strength / border.length, border.magnitude / border.length, lightness, grain, colour, Math.min(area[border.a], area[border.b]), border.drawn / border.cracks]);
+      const { smoother, grainier } = judge.grainLevels(border.a, border.b, area[border.a], area[border.b]);
+      rows.push([grey ? -1 - stage : stage, border.length, border.strength / border.length, border.magnitude / border.length, lightness, grain, colour, Math.min(area[border.a], area[border.b]), border.drawn / border.cracks, smoother, grainier]);
     }
   };
   checkpoint();

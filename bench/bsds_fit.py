@@ -35,12 +35,12 @@ def border_targets(label, near, rows):
         np.add.at(total, edge[known], sums[known]); np.add.at(cracks, edge[known], counts[known])
     return total / np.maximum(cracks, 1)
 
-def evidence(rows, pixels, grey):
-    """The model's inputs from rows of (a, b, length, saliency, magnitude, lightness, grain, colour, smaller area); `pixels` the photo's pixel count, `grey` 1 where it was read without colour."""
+def evidence(rows, pixels, grey, grain_levels):
+    """The model's inputs from rows of (a, b, length, saliency, magnitude, lightness, grain, colour, smaller area); `pixels` the photo's pixel count, `grey` 1 where it was read without colour, `grain_levels` the smoother and the grainier side's grain level (two columns)."""
     length, saliency, magnitude, lightness, grain, colour, smaller = (rows[:, i] for i in range(2, 9))
-    return np.stack([np.log1p(saliency), np.log1p(magnitude), lightness, grain, colour, np.sqrt(lightness), np.sqrt(grain), np.sqrt(colour), np.log(smaller / pixels), np.log(length / np.sqrt(pixels)), grey * np.ones(len(rows))], 1)
+    return np.column_stack([np.log1p(saliency), np.log1p(magnitude), lightness, grain, colour, np.sqrt(lightness), np.sqrt(grain), np.sqrt(colour), np.log(smaller / pixels), np.log(length / np.sqrt(pixels)), grey * np.ones(len(rows)), grain_levels])
 
-NAMES = ["logSaliency", "logMagnitude", "lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour", "logSmallerArea", "logLength", "greyPhoto"]
+NAMES = ["logSaliency", "logMagnitude", "lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour", "logSmallerArea", "logLength", "greyPhoto", "smootherGrain", "grainierGrain"]
 
 def near_map(data, name):
     """Per pixel of a train photo, the share of its people who drew a line within NEAR_PX."""
@@ -59,7 +59,7 @@ def write_near(data, out):
             f.write(f"{near.shape[1]} {near.shape[0]}")
 
 def merged_rows(borders):
-    """--merged: the rows bench/bsds-job.ts mergedBorderRows wrote (stage, length, saliency, magnitude, lightness, grain, colour, smaller area, drawn share)."""
+    """--merged: the rows bench/bsds-job.ts mergedBorderRows wrote (stage, length, saliency, magnitude, lightness, grain, colour, smaller area, drawn share, smoother and grainier grain level)."""
     X, Y, W = [], [], []
     for name in sorted(f[:-7] for f in os.listdir(borders) if f.endswith(".merged")):
         rows = np.array(json.load(open(os.path.join(borders, name + ".merged"))), dtype=float)
@@ -72,7 +72,7 @@ def merged_rows(borders):
         for stage in np.unique(rows[:, 0]):
             stage_length[stage] = rows[rows[:, 0] == stage, 1].sum()
         width, height = map(int, open(os.path.join(borders, name + ".shape")).read().split())
-        X.append(evidence(rows[:, [0, 0, 1, 2, 3, 4, 5, 6, 7]], width * height, (rows[:, 0] < 0).astype(float))); Y.append(rows[:, 8])
+        X.append(evidence(rows[:, [0, 0, 1, 2, 3, 4, 5, 6, 7]], width * height, (rows[:, 0] < 0).astype(float), rows[:, 9:11])); Y.append(rows[:, 8])
         W.append(rows[:, 1] / np.array([stage_length[s] for s in rows[:, 0]]))
     return np.concatenate(X), np.concatenate(Y), np.concatenate(W)
 
@@ -86,7 +86,7 @@ def finest_rows(data, borders):
             continue  # the analysis grid is the photo's own size for BSDS's 481 x 321 photos
         rows = np.array(meta["rows"], dtype=float)
         keep = rows[:, 8] >= MIN_AREA
-        X.append(evidence(rows[keep], label.size, 0)); Y.append(border_targets(label, near, rows)[keep]); W.append(rows[keep, 2])
+        X.append(evidence(rows[keep], label.size, 0, rows[keep, 9:11])); Y.append(border_targets(label, near, rows)[keep]); W.append(rows[keep, 2])
     return np.concatenate(X), np.concatenate(Y), np.concatenate(W)
 
 def main():

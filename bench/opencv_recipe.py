@@ -181,7 +181,7 @@ def read_tuning():
     }
     model = {
         "bias": -3.438, "logSaliency": 0.926, "logMagnitude": 0.003, "lightness": 0.145, "grain": 1.353, "colour": 0.335,
-        "sqrtLightness": 0.557, "sqrtGrain": 1.135, "sqrtColour": 0.431, "logSmallerArea": 0.455, "logLength": -0.337, "greyPhoto": 0.486,
+        "sqrtLightness": 0.557, "sqrtGrain": 1.135, "sqrtColour": 0.431, "logSmallerArea": 0.455, "logLength": -0.337, "greyPhoto": 0.486, "smootherGrain": 0, "grainierGrain": 0,
     }
     constants = {
         ("edge-map.ts", "CHROMA_SMOOTHING_PX"): 2, ("index.ts", "MIN_CONTRAST"): 0.05,
@@ -530,9 +530,9 @@ class BorderKeys:
     """region-features.ts HistogramJudge.chance as the merge's keys: BORDER_MODEL's logistic
     function of a border's mean saliency and mean magnitude, of the χ² distances of its two
     regions' normalised histograms (lightness, grain, colour; each also as its square root), of
-    the smaller region's share of the photo and the border's length over its scale, and of
-    whether the photo has colour, kept
-    as log-odds in steps of 1/ODDS_STEPS from ODDS_FLOOR. The logistic function keeps the order,
+    the smaller region's share of the photo and the border's length over its scale, of whether
+    the photo has colour, of the smoother and the grainier side's grain level (mean grain bin)
+    and, with faces, of how much both sides lie in a face, kept as log-odds in steps of 1/ODDS_STEPS from ODDS_FLOOR. The logistic function keeps the order,
     and a threshold's chance goes through key_of_chance: the borders merge as ours, without an exp
     per border. A key is the border's own part plus its two sides' part."""
 
@@ -557,12 +557,16 @@ class BorderKeys:
         self.rooted = ODDS_STEPS * np.array([m["sqrtLightness"], m["sqrtGrain"], m["sqrtColour"]])
         self.bias = (m["bias"] + (0 if has_colour else m["greyPhoto"]) - ODDS_FLOOR) * ODDS_STEPS
         self.saliency, self.magnitude = ODDS_STEPS * m["logSaliency"], ODDS_STEPS * m["logMagnitude"]
+        # Each side's grain level: its mean grain bin over GRAIN_BINS - 1, by one product.
+        self.grain_level = np.zeros(bins)
+        self.grain_level[LIGHTNESS_BINS:LIGHTNESS_BINS + GRAIN_BINS] = np.arange(GRAIN_BINS) / (GRAIN_BINS - 1)
+        self.smoother, self.grainier = ODDS_STEPS * m["smootherGrain"], ODDS_STEPS * m["grainierGrain"]
         # Distances are 0..1 and means under 256 grey levels: the odds' reach, which the keys'
         # 32 bits hold for any weights of the size the fit gives (a few units); clamped otherwise.
         reach = abs(m["bias"]) + abs(m["greyPhoto"]) + (abs(m["logSaliency"]) + abs(m["logMagnitude"])) * math.log1p(256) + sum(abs(m[name]) for name in ("lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour"))
         # A region's share lies in 1/pixels..1, a border's length over the scale in 1/scale..4 scale.
         reach += abs(m["logSmallerArea"]) * math.log(pixels) + abs(m["logLength"]) * (math.log(self.scale) + math.log(4 * self.scale))
-        reach += self.face_odds / ODDS_STEPS
+        reach += self.face_odds / ODDS_STEPS + abs(m["smootherGrain"]) + abs(m["grainierGrain"])
         self.clamped = reach >= -ODDS_FLOOR
 
     def of_borders(self, length, strength, magnitude):
@@ -581,6 +585,9 @@ class BorderKeys:
         chi /= q + p
         terms = chi @ self.terms
         key = terms[..., 0] + np.sqrt(terms[..., 1:]) @ self.rooted + self.area_weight * np.log(np.minimum(area_p, area_q) / self.pixels)
+        if self.smoother or self.grainier:
+            level_p, level_q = p @ self.grain_level, q @ self.grain_level
+            key += self.smoother * np.minimum(level_p, level_q) + self.grainier * np.maximum(level_p, level_q)
         if self.face_odds:
             inside = np.minimum(p[..., -1], q[..., -1])
             key -= self.face_odds * inside * inside

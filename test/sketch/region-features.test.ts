@@ -23,7 +23,7 @@ const inDisc = (x: number, y: number) => Math.hypot(x - SIZE / 2, y - SIZE / 2) 
 
 describe("the border model", () => {
   /** Two regions side by side (of 100 pixels each, or the right one `rightColumns` of the 20 columns wide), with these greys; the judge over them. */
-  function judgeOf(left: number, right: number, cb = 128, cr = 128, { inColour = true, rightColumns = 10, faceWeight = null as ((column: number) => number) | null } = {}): HistogramJudge {
+  function judgeOf(left: number, right: number, cb = 128, cr = 128, { inColour = true, rightColumns = 10, faceWeight = null as ((column: number) => number) | null, edgeMagnitude = 0 } = {}): HistogramJudge {
     const width = 20;
     const height = 10;
     const label = new Int32Array(width * height);
@@ -36,7 +36,8 @@ describe("the border model", () => {
       colour.cb[i] = right_ ? cb : 128;
       colour.cr[i] = right_ ? cr : 128;
     }
-    const magnitude = new Float32Array(width * height);
+    // Both sides' edge magnitude (grey levels): 0 is flat, 40 as grainy as a pixel's bin goes.
+    const magnitude = new Float32Array(width * height).fill(edgeMagnitude);
     const features = pixelFeatures({ data: grey, width, height }, { data: magnitude, width, height }, 1, inColour ? colour : undefined);
     const faces = faceWeight && Float32Array.from({ length: width * height }, (_, i) => faceWeight(i % width));
     return new HistogramJudge(features, label, 2, BORDER_MODEL, faces, FACE_TUNING.insideOdds);
@@ -66,6 +67,12 @@ describe("the border model", () => {
     const grey = judgeOf(80, 160, 128, 128, { inColour: false }).chance(20, 20, 0, 1, 100, 100, 20);
     const alikeInColour = judgeOf(80, 160).chance(20, 20, 0, 1, 100, 100, 20);
     expect(grey).toBeGreaterThan(alikeInColour);
+  });
+
+  it("rates a border between two grainy regions (cells of one fur) less likely than the same border between two flat ones", () => {
+    const flat = judgeOf(80, 160).chance(20, 20, 0, 1, 100, 100, 20);
+    const grainy = judgeOf(80, 160, 128, 128, { edgeMagnitude: 40 }).chance(20, 20, 0, 1, 100, 100, 20);
+    expect(grainy).toBeLessThan(flat / 2);
   });
 
   it("rates a border inside a face less likely, and the face's outline as any other border", () => {

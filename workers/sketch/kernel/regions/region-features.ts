@@ -95,6 +95,13 @@ export interface BorderModel {
   logLength: number;
   /** Added on a photo without colour (a black-and-white photo): its borders lack the colour evidence the rest were judged with. */
   greyPhoto: number;
+  /**
+   * How grainy each side is inside (its mean grain bin, 0 flat .. 1 all sharp edges): the
+   * smoother side's and the grainier side's. Two cells of fur or foliage are both grainy, whatever
+   * their border; a face against its hair has one smooth side.
+   */
+  smootherGrain: number;
+  grainierGrain: number;
 }
 
 /** Each region's sum of its pixels' face weights (faces/index.ts faceWeights). */
@@ -144,9 +151,17 @@ export class HistogramJudge {
     };
   }
 
+  /** How grainy each region is inside: its mean grain bin over GRAIN_BINS - 1 (0 flat .. 1 sharp edges throughout). */
+  grainLevels(a: number, b: number, areaA: number, areaB: number): { smoother: number; grainier: number } {
+    const levelA = this.meanGrain(a, areaA);
+    const levelB = this.meanGrain(b, areaB);
+    return { smoother: Math.min(levelA, levelB), grainier: Math.max(levelA, levelB) };
+  }
+
   chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number, length: number): number {
     const m = this.model;
     const { lightness, grain, colour } = this.insideDistances(a, b, areaA, areaB);
+    const { smoother, grainier } = this.grainLevels(a, b, areaA, areaB);
     const odds =
       m.bias +
       m.logSaliency * Math.log1p(meanSaliency) +
@@ -160,6 +175,8 @@ export class HistogramJudge {
       m.logSmallerArea * Math.log(Math.min(areaA, areaB) / this.pixels) +
       m.logLength * Math.log(length / this.scale) +
       (this.hasColour ? 0 : m.greyPhoto) +
+      m.smootherGrain * smoother +
+      m.grainierGrain * grainier +
       this.faceTerm(a, b, areaA, areaB);
     return 1 / (1 + Math.exp(-odds));
   }
@@ -180,6 +197,13 @@ export class HistogramJudge {
     const { histograms, binCount } = this;
     for (let k = 0; k < binCount; k++) histograms[keep * binCount + k] += histograms[gone * binCount + k];
     if (this.faceMass) this.faceMass[keep] += this.faceMass[gone];
+  }
+
+  private meanGrain(region: number, area: number): number {
+    const row = region * this.binCount + LIGHTNESS_BINS;
+    let sum = 0;
+    for (let k = 1; k < GRAIN_BINS; k++) sum += k * this.histograms[row + k];
+    return sum / (area * (GRAIN_BINS - 1));
   }
 
   /** χ² distance (0..1) of two regions' normalised histograms over the bins from..to. */

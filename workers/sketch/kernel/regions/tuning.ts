@@ -48,22 +48,24 @@ export const REGION_TUNING = {
 /**
  * The border model's weights (region-features.ts): a logistic fit of whether people drew a
  * border, on BSDS500's train photos in colour and in grey, as the merge tree weighs their borders
- * under the model before it (docs/decisions/031-likeness.md says how; `npm run bench:bsds-fit --
+ * under the model before it (engine e11's, for the grain levels) (docs/decisions/031-likeness.md says how; `npm run bench:bsds-fit --
  * BSDS500 --as-merged` refits them, `npm run bench:bsds` measures the pages on its val photos).
  */
 export const BORDER_MODEL: BorderModel = {
-  bias: -3.438,
-  logSaliency: 0.926,
-  logMagnitude: 0.003,
-  lightness: 0.145,
-  grain: 1.353,
-  colour: 0.335,
-  sqrtLightness: 0.557,
-  sqrtGrain: 1.135,
-  sqrtColour: 0.431,
-  logSmallerArea: 0.455,
-  logLength: -0.337,
-  greyPhoto: 0.486,
+  bias: -5.824,
+  logSaliency: -0.291,
+  logMagnitude: 2.284,
+  lightness: -0.901,
+  grain: 1.498,
+  colour: -0.002,
+  sqrtLightness: 1.288,
+  sqrtGrain: 1.514,
+  sqrtColour: 0.908,
+  logSmallerArea: 0.310,
+  logLength: -0.283,
+  greyPhoto: 0.531,
+  smootherGrain: -0.199,
+  grainierGrain: -4.526,
 };
 
 /**
