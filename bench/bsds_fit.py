@@ -3,6 +3,7 @@
   python3 bench/bsds_fit.py BSDS500_DIR BORDERS_DIR             the finest regions' borders (<id>.json, <id>.label)
   python3 bench/bsds_fit.py --near BSDS500_DIR BORDERS_DIR      writes each train photo's near map for --as-merged
   python3 bench/bsds_fit.py --merged BSDS500_DIR BORDERS_DIR    the borders as the tree weighed them (<id>.merged)
+  ... --drop NAME[,NAME]                                         fits without these inputs (their weights 0)
 
 A border's target is the share of people who drew a line within 2 px of it (on the photo's own
 grid), averaged over its cracks; borders are weighted by their length (the merged rows: by their
@@ -90,12 +91,21 @@ def finest_rows(data, borders):
     return np.concatenate(X), np.concatenate(Y), np.concatenate(W)
 
 def main():
-    if sys.argv[1] == "--near":
-        return write_near(sys.argv[2], sys.argv[3])
-    if sys.argv[1] == "--merged":
-        X, Y, W = merged_rows(sys.argv[3])
+    args = sys.argv[1:]
+    dropped = set()
+    if "--drop" in args:
+        at = args.index("--drop")
+        dropped = set(args[at + 1].split(","))
+        del args[at:at + 2]
+    if args[0] == "--near":
+        return write_near(args[1], args[2])
+    if args[0] == "--merged":
+        X, Y, W = merged_rows(args[2])
     else:
-        X, Y, W = finest_rows(sys.argv[1], sys.argv[2])
+        X, Y, W = finest_rows(args[0], args[1])
+    # A dropped input is a column of zeros: its weight fits to 0 (the penalty pulls it there).
+    for name in dropped:
+        X[:, NAMES.index(name)] = 0
     mean, spread = X.mean(0), X.std(0) + 1e-9
     Z = np.hstack([(X - mean) / spread, np.ones((len(X), 1))])
 
