@@ -180,8 +180,9 @@ def read_tuning():
         "simple": {"minAreaCm2": 1.5, "minWidthMm": 2, "weakestBorderKept": 0.3, "standOutBorder": 0.6, "lineWidthMm": 0.6},
     }
     model = {
-        "bias": -3.438, "logSaliency": 0.926, "logMagnitude": 0.003, "lightness": 0.145, "grain": 1.353, "colour": 0.335,
-        "sqrtLightness": 0.557, "sqrtGrain": 1.135, "sqrtColour": 0.431, "logSmallerArea": 0.455, "logLength": -0.337, "greyPhoto": 0.486, "smootherGrain": 0, "grainierGrain": 0,
+        "bias": -5.824, "logSaliency": -0.291, "logMagnitude": 2.284, "lightness": -0.901, "grain": 1.498, "colour": -0.002,
+        "sqrtLightness": 1.288, "sqrtGrain": 1.514, "sqrtColour": 0.908, "logSmallerArea": 0.310, "logLength": -0.283,
+        "greyPhoto": 0.531, "smootherGrain": -0.199, "grainierGrain": -4.526,
     }
     constants = {
         ("edge-map.ts", "CHROMA_SMOOTHING_PX"): 2, ("index.ts", "MIN_CONTRAST"): 0.05,
@@ -258,7 +259,7 @@ def read_face_tuning():
     tuning = {
         "searchLongEdge": 640, "smallestFaceShare": 0.035, "scaleStep": 1.1, "windowStep": 2, "fewestAgreeingWindows": 3,
         "agreement": 0.2, "ovalCentreDown": 0.55, "ovalHalfWidth": 0.5, "ovalHalfHeight": 0.65, "ovalCore": 0.75,
-        "insideOdds": 2, "strokeSurroundSuppression": 0.6, "strokeWeight": 1.8,
+        "insideOdds": 2, "strokeSurroundSuppression": 0.6, "strokeWeight": 2.3,
     }
     try:
         text = source_without_comments(os.path.join("..", "faces", "tuning.ts"))
@@ -532,9 +533,10 @@ class BorderKeys:
     regions' normalised histograms (lightness, grain, colour; each also as its square root), of
     the smaller region's share of the photo and the border's length over its scale, of whether
     the photo has colour, of the smoother and the grainier side's grain level (mean grain bin)
-    and, with faces, of how much both sides lie in a face, kept as log-odds in steps of 1/ODDS_STEPS from ODDS_FLOOR. The logistic function keeps the order,
-    and a threshold's chance goes through key_of_chance: the borders merge as ours, without an exp
-    per border. A key is the border's own part plus its two sides' part."""
+    and, with faces, of how much both sides lie in a face, kept as log-odds in steps of
+    1/ODDS_STEPS from ODDS_FLOOR. The logistic function keeps the order, and a threshold's chance
+    goes through key_of_chance: the borders merge as ours, without an exp per border. A key is
+    the border's own part plus its two sides' part."""
 
     def __init__(self, bins, pixels, has_colour, has_faces=False):
         m = BORDER_MODEL

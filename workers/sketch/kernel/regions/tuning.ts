@@ -48,8 +48,9 @@ export const REGION_TUNING = {
 /**
  * The border model's weights (region-features.ts): a logistic fit of whether people drew a
  * border, on BSDS500's train photos in colour and in grey, as the merge tree weighs their borders
- * under the model before it (engine e11's, for the grain levels) (docs/decisions/031-likeness.md says how; `npm run bench:bsds-fit --
- * BSDS500 --as-merged` refits them, `npm run bench:bsds` measures the pages on its val photos).
+ * under the model before it (for the grain levels, engine e11's). docs/decisions/031-likeness.md
+ * says how; `npm run bench:bsds-fit -- BSDS500 --as-merged` refits them, and `npm run bench:bsds`
+ * measures the pages on its val photos.
  */
 export const BORDER_MODEL: BorderModel = {
   bias: -5.824,
