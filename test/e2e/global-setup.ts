@@ -4,7 +4,7 @@
  * Tests read the address with `inject("baseUrl")`, and that directory with `inject("persistDir")`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, type WriteStream } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,6 +25,9 @@ const root = path.resolve(import.meta.dirname, "../..");
 const STARTUP_TIMEOUT_MS = 150_000;
 const STOP_GRACE_MS = 5_000;
 const ADMIN_PASSWORD = "e2e-desk-password";
+/** How often the watchdog asks the server for a page while the tests run, and how long it waits. */
+const WATCH_EVERY_MS = 15_000;
+const WATCH_ANSWER_MS = 10_000;
 
 const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1" };
 
@@ -53,6 +56,56 @@ async function waitUntilAnswering(url: string, child: ChildProcess, logPath: str
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`wrangler dev did not answer at ${url} within ${STARTUP_TIMEOUT_MS} ms; see ${logPath}`);
+}
+
+/**
+ * The log with each line stamped with the time it arrived, so that a test's timeout can be
+ * matched with what the server was doing then (a CI failure shows this log: .ci/run).
+ */
+function stampLines(log: WriteStream) {
+  let partial = "";
+  return (chunk: Buffer) => {
+    const lines = (partial + chunk.toString("utf8")).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) log.write(`${new Date().toISOString()} ${line}\n`);
+  };
+}
+
+/**
+ * Asks the server for a small static file every WATCH_EVERY_MS while the tests run, and writes
+ * into the log when it does not answer or when wrangler dev exits: a run whose tests all time out
+ * then says whether the server stopped, hung, or was only slow, and what the processes were doing.
+ */
+function watch(baseUrl: string, child: ChildProcess, log: WriteStream): () => void {
+  const note = (text: string) => log.write(`${new Date().toISOString()} [e2e watchdog] ${text}\n`);
+  let stopped = false;
+  let silentSince: number | null = null;
+  child.once("exit", (code, signal) => {
+    if (!stopped) note(`wrangler dev exited (code ${code}, signal ${signal}) while the tests ran`);
+  });
+  const timer = setInterval(async () => {
+    const started = Date.now();
+    try {
+      const response = await fetch(`${baseUrl}/favicon.svg`, { signal: AbortSignal.timeout(WATCH_ANSWER_MS) });
+      await response.arrayBuffer();
+      if (silentSince !== null) note(`answering again after ${Math.round((Date.now() - silentSince) / 1000)} s (${Date.now() - started} ms)`);
+      silentSince = null;
+    } catch (error) {
+      if (stopped) return;
+      const firstSilence = silentSince === null;
+      silentSince ??= started;
+      note(`no answer within ${WATCH_ANSWER_MS} ms (${String(error)})`);
+      if (firstSilence) {
+        const processes = spawnSync("ps", ["-eo", "pid,ppid,stat,pcpu,rss,etime,args", "--sort=-pcpu"], { encoding: "utf8" });
+        note(`processes, busiest first:\n${(processes.stdout ?? "").split("\n").slice(0, 20).join("\n")}`);
+      }
+    }
+  }, WATCH_EVERY_MS);
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }
 
 function stopGroup(child: ChildProcess): Promise<void> {
@@ -130,8 +183,9 @@ export default async function setup(project: TestProject) {
     // Its own process group, so teardown stops wrangler and workerd together.
     { cwd: root, env: { ...wranglerEnv, ...wrangler.env }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  const writeStamped = stampLines(log);
+  child.stdout?.on("data", writeStamped);
+  child.stderr?.on("data", writeStamped);
 
   try {
     await waitUntilAnswering(`${baseUrl}/`, child, logPath);
@@ -143,8 +197,10 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", baseUrl);
   project.provide("adminPassword", ADMIN_PASSWORD);
   project.provide("persistDir", persistDir);
+  const stopWatching = watch(baseUrl, child, log);
 
   return async () => {
+    stopWatching();
     await stopGroup(child);
     log.end();
     rmSync(persistDir, { recursive: true, force: true });
