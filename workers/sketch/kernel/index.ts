@@ -8,10 +8,9 @@
  *   → noise estimate, which sets how much the grey is smoothed                       noise.ts
  *   → faces: where the analysis grid has a frontal face, its oval                      faces/
  *   → region hierarchy: on the analysis grid, the Sobel edge maps of grey and colour,  regions/
- *     (kept lower inside a face: its shading is no shape to colour),
  *     their watershed basins and the merge tree (borders judged by both of their
- *     sides) whose three cuts are the detail levels, the finest level's borders as
- *     smoothed arcs
+ *     sides; inside a face less likely: its shading is no shape to colour) whose
+ *     three cuts are the detail levels, the finest level's borders as smoothed arcs
  *   → feature strokes: the thin dark lines and spots (eyes, mouths, whiskers) as       strokes/
  *     open strokes, each with the depth that decides which levels draw it (a face's
  *     count more)

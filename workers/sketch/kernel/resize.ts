@@ -284,22 +284,53 @@ export function resampleTo(image: GrayPlane, outWidth: number, outHeight: number
   if (image.width >= outWidth && image.height >= outHeight) return areaResize(image, outWidth, outHeight);
   const { width, height, data } = image;
   const out = new Uint8Array(outWidth * outHeight);
+  // Each output column's two source columns and weight, worked out once for all rows; each source
+  // row interpolated across once and kept while the output rows between it and the next need it.
+  // The same sums in the same order as per pixel: the result is byte for byte the same.
+  const left = new Int32Array(outWidth);
+  const right = new Int32Array(outWidth);
+  const rightWeight = new Float64Array(outWidth);
   const sx = width / outWidth;
+  for (let x = 0; x < outWidth; x++) {
+    const fx = Math.min(width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
+    left[x] = Math.floor(fx);
+    right[x] = Math.min(width - 1, left[x] + 1);
+    rightWeight[x] = fx - left[x];
+  }
+  let upper = new Float64Array(outWidth);
+  let lower = new Float64Array(outWidth);
+  let upperRow = -1;
+  let lowerRow = -1;
   const sy = height / outHeight;
   for (let y = 0; y < outHeight; y++) {
     const fy = Math.min(height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
     const y0 = Math.floor(fy);
     const y1 = Math.min(height - 1, y0 + 1);
-    const wy = fy - y0;
-    for (let x = 0; x < outWidth; x++) {
-      const fx = Math.min(width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
-      const x0 = Math.floor(fx);
-      const x1 = Math.min(width - 1, x0 + 1);
-      const wx = fx - x0;
-      const top = data[y0 * width + x0] * (1 - wx) + data[y0 * width + x1] * wx;
-      const bottom = data[y1 * width + x0] * (1 - wx) + data[y1 * width + x1] * wx;
-      out[y * outWidth + x] = Math.round(top * (1 - wy) + bottom * wy);
+    if (upperRow !== y0) {
+      if (lowerRow === y0) {
+        [upper, lower] = [lower, upper];
+        lowerRow = -1;
+      } else interpolateRow(data, y0 * width, left, right, rightWeight, upper);
+      upperRow = y0;
     }
+    if (lowerRow !== y1) {
+      interpolateRow(data, y1 * width, left, right, rightWeight, lower);
+      lowerRow = y1;
+    }
+    blendRows(upper, lower, fy - y0, out, y * outWidth);
   }
   return { data: out, width: outWidth, height: outHeight };
+}
+
+/** A source row (at offset `start`) interpolated to the output's columns. */
+function interpolateRow(data: Uint8Array, start: number, left: Int32Array, right: Int32Array, rightWeight: Float64Array, into: Float64Array): void {
+  for (let x = 0; x < into.length; x++) {
+    const wx = rightWeight[x];
+    into[x] = data[start + left[x]] * (1 - wx) + data[start + right[x]] * wx;
+  }
+}
+
+/** An output row: `wy` of the way from the upper interpolated row to the lower. */
+function blendRows(upper: Float64Array, lower: Float64Array, wy: number, out: Uint8Array, start: number): void {
+  for (let x = 0; x < upper.length; x++) out[start + x] = Math.round(upper[x] * (1 - wy) + lower[x] * wy);
 }
