@@ -12,8 +12,9 @@ Prints JSON, best of `repeats` runs each:
                 - INTER_AREA resize to the analysis grid (long edge <= analysisLongEdge, never up),
                   grey and chroma in one call, the tone curve as a LUT on the grey;
                 - edge maps (edge-map.ts): the grey blurred by hypot(smoothingMm x px/mm,
-                  noise x 0.15) and Sobel'd; with colour, Cb and Cr blurred by at least
-                  CHROMA_SMOOTHING_PX, Sobel'd and added in quadrature, a unit of chroma counting
+                  noise x 0.15) and Sobel'd; with colour, Cb and Cr reduced to half the grid
+                  (INTER_AREA), blurred by at least CHROMA_SMOOTHING_PX grid px, Sobel'd, brought
+                  up to the grid (INTER_LINEAR) and added in quadrature, a unit of chroma counting
                   colourWeight grey levels (cv2.accumulateSquare, cv2.sqrt); magnitude / 4 = the
                   flood map; its surround (blur by surroundSigmaMm), saliency = max(0, magnitude -
                   surroundSuppression x surround), faded under visibleStep as edge-map.ts fades
@@ -185,7 +186,7 @@ def read_tuning():
         "greyPhoto": 0.531, "smootherGrain": -0.199, "grainierGrain": -4.526,
     }
     constants = {
-        ("edge-map.ts", "CHROMA_SMOOTHING_PX"): 2, ("index.ts", "MIN_CONTRAST"): 0.05,
+        ("edge-map.ts", "CHROMA_SMOOTHING_PX"): 2, ("edge-map.ts", "SOBEL_VARIANCE"): 0.5, ("index.ts", "MIN_CONTRAST"): 0.05,
         ("region-features.ts", "LIGHTNESS_BINS"): 12, ("region-features.ts", "GRAIN_BINS"): 6, ("region-features.ts", "COLOUR_BINS"): 8,
     }
     number = r"(\w+)\s*:\s*(-?[\d.]+)"
@@ -290,6 +291,7 @@ SMALLEST_STANDING_OUT_CM2 = TUNING["smallestStandingOutCm2"]
 ARC_SMOOTHING_MM = TUNING["arcSmoothingMm"]
 ARC_POINT_STEP = int(TUNING["arcPointStep"])
 CHROMA_SMOOTHING_PX = CONSTANTS["CHROMA_SMOOTHING_PX"]
+SOBEL_VARIANCE = CONSTANTS["SOBEL_VARIANCE"]
 MIN_CONTRAST = CONSTANTS["MIN_CONTRAST"]
 LIGHTNESS_BINS = int(CONSTANTS["LIGHTNESS_BINS"])
 GRAIN_BINS = int(CONSTANTS["GRAIN_BINS"])
@@ -347,10 +349,18 @@ def edge_maps(grey, noise, px_per_mm, chroma=None):
         # quadrature (Sobel's scale weights them; both axes blurred in one call).
         energy = cv2.multiply(gx, gx)
         cv2.accumulateSquare(gy, energy)
-        colour = blur(chroma.astype(np.float32), max(sigma, CHROMA_SMOOTHING_PX))
+        # edge-map.ts chromaSteps: the chroma read at half the grid's resolution (INTER_AREA),
+        # its steps scaled by the ratio and brought up to the grid (INTER_LINEAR).
+        height, width = grey.shape
+        half = cv2.resize(chroma, ((width + 1) // 2, (height + 1) // 2), interpolation=cv2.INTER_AREA)
+        ratio = half.shape[1] / width
+        # less blur by as much as Sobel's own smoothing spans more of the grid on the coarser plane
+        sobel_spread = SOBEL_VARIANCE / ratio ** 2 - SOBEL_VARIANCE
+        colour = blur(half.astype(np.float32), math.sqrt(max(0.0, max(sigma, CHROMA_SMOOTHING_PX) ** 2 - sobel_spread)) * ratio)
         for axis in cv2.split(colour):
-            cv2.accumulateSquare(cv2.Sobel(axis, cv2.CV_32F, 1, 0, scale=COLOUR_WEIGHT), energy)
-            cv2.accumulateSquare(cv2.Sobel(axis, cv2.CV_32F, 0, 1, scale=COLOUR_WEIGHT), energy)
+            steps = cv2.magnitude(cv2.Sobel(axis, cv2.CV_32F, 1, 0), cv2.Sobel(axis, cv2.CV_32F, 0, 1))
+            steps = cv2.resize(steps * (ratio * COLOUR_WEIGHT), (width, height), interpolation=cv2.INTER_LINEAR)
+            cv2.accumulateSquare(steps, energy)
         magnitude = cv2.sqrt(energy)
     magnitude *= 0.25  # sobelSteps: a clean step of h grey levels answers h
     # sobelSteps: the border pixels copy their inner neighbour (ours copies each plane's before

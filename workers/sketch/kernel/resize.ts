@@ -287,16 +287,7 @@ export function resampleTo(image: GrayPlane, outWidth: number, outHeight: number
   // Each output column's two source columns and weight, worked out once for all rows; each source
   // row interpolated across once and kept while the output rows between it and the next need it.
   // The same sums in the same order as per pixel: the result is byte for byte the same.
-  const left = new Int32Array(outWidth);
-  const right = new Int32Array(outWidth);
-  const rightWeight = new Float64Array(outWidth);
-  const sx = width / outWidth;
-  for (let x = 0; x < outWidth; x++) {
-    const fx = Math.min(width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
-    left[x] = Math.floor(fx);
-    right[x] = Math.min(width - 1, left[x] + 1);
-    rightWeight[x] = fx - left[x];
-  }
+  const { left, right, rightWeight } = bilinearTaps(width, outWidth);
   let upper = new Float64Array(outWidth);
   let lower = new Float64Array(outWidth);
   let upperRow = -1;
@@ -320,6 +311,21 @@ export function resampleTo(image: GrayPlane, outWidth: number, outHeight: number
     blendRows(upper, lower, fy - y0, out, y * outWidth);
   }
   return { data: out, width: outWidth, height: outHeight };
+}
+
+/** Bilinear interpolation from `inSize` samples to `outSize` (centres aligned): each output sample's two source samples and the right one's weight. */
+export function bilinearTaps(inSize: number, outSize: number): { left: Int32Array; right: Int32Array; rightWeight: Float64Array } {
+  const left = new Int32Array(outSize);
+  const right = new Int32Array(outSize);
+  const rightWeight = new Float64Array(outSize);
+  const step = inSize / outSize;
+  for (let o = 0; o < outSize; o++) {
+    const at = Math.min(inSize - 1, Math.max(0, (o + 0.5) * step - 0.5));
+    left[o] = Math.floor(at);
+    right[o] = Math.min(inSize - 1, left[o] + 1);
+    rightWeight[o] = at - left[o];
+  }
+  return { left, right, rightWeight };
 }
 
 /** A source row (at offset `start`) interpolated to the output's columns. */

@@ -9,8 +9,9 @@
  *   → surround suppression: minus the mean magnitude around the pixel, so a field of grass,
  *     fur or pebbles (edges everywhere) is weak and a lone outline stands
  */
-import { blurFloatInPlace, type FloatPlane } from "./float-plane";
-import type { GrayPlane } from "../plane";
+import { blurFloatInPlace, growFloatPlane, type FloatPlane } from "./float-plane";
+import type { ChromaPlanes, GrayPlane } from "../plane";
+import { resampleTo } from "../resize";
 
 export interface EdgeMapTuning {
   /** Smoothing of the grey before Sobel, in analysis pixels, and per grey level of noise. */
@@ -40,6 +41,8 @@ export const STRENGTH_STEPS_PER_GREY_LEVEL = 4;
  * chroma is coarser than its grey anyway.
  */
 const CHROMA_SMOOTHING_PX = 2;
+/** The variance (px²) of the smoothing in Sobel's kernel, [1 2 1] / 4 across the step. */
+const SOBEL_VARIANCE = 0.5;
 export const STRENGTH_LEVELS = 1024;
 
 export interface EdgeMaps {
@@ -59,19 +62,21 @@ export interface EdgeMaps {
   magnitude: FloatPlane;
 }
 
-export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning, colour?: { cb: Uint8Array; cr: Uint8Array }): EdgeMaps {
+/**
+ * `chroma`: the photo's Cb and Cr at their own resolution (a JPEG's are usually coarser than the
+ * analysis grid; a PNG's as fine as its grey).
+ */
+export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning, chroma?: ChromaPlanes): EdgeMaps {
   const { width, height } = grey;
   const smooth: FloatPlane = { data: Float32Array.from(grey.data), width, height };
   const sigma = Math.hypot(tuning.smoothingPx, noise * tuning.noiseSmoothing);
   blurFloatInPlace(smooth, sigma);
   const magnitude = sobelSteps(smooth);
-  if (colour && tuning.colourWeight > 0) {
+  if (chroma && tuning.colourWeight > 0) {
     // The colour's own steps, added in quadrature: a red shirt on a green lawn of the same
     // lightness is an edge as strong as their difference in colour.
-    for (const axis of [colour.cb, colour.cr]) {
-      const plane: FloatPlane = { data: Float32Array.from(axis), width, height };
-      blurFloatInPlace(plane, Math.max(sigma, CHROMA_SMOOTHING_PX));
-      const steps = sobelSteps(plane).data;
+    for (const axis of [chroma.cb, chroma.cr]) {
+      const steps = chromaSteps(axis, width, height, Math.max(sigma, CHROMA_SMOOTHING_PX)).data;
       const m = magnitude.data;
       const w = tuning.colourWeight;
       // sqrt of the squares, not Math.hypot: hypot guards against overflow these values never
@@ -97,6 +102,26 @@ export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning, 
     saliency[i] = quantised(standing * faintness);
   }
   return { flood, saliency, strongest, smooth, magnitude };
+}
+
+/**
+ * One chroma axis' Sobel steps on the width × height grid, smoothed by `sigma` grid pixels, read
+ * at half the grid's resolution or the axis' own if that is coarser (a JPEG's chroma usually has a
+ * quarter of its grey's pixels): a chroma smoothed by CHROMA_SMOOTHING_PX holds no finer steps,
+ * and reading it at the grid's resolution cost four times as much. A step spread over fewer pixels
+ * reads steeper per pixel, so the steps are scaled by the ratio before they are brought up to the grid.
+ */
+function chromaSteps(axis: GrayPlane, width: number, height: number, sigma: number): FloatPlane {
+  const coarse = axis.width >= width ? resampleTo(axis, Math.ceil(width / 2), Math.ceil(height / 2)) : axis;
+  const ratio = coarse.width / width;
+  const plane: FloatPlane = { data: Float32Array.from(coarse.data), width: coarse.width, height: coarse.height };
+  // Sobel's own [1 2 1] smoothing (variance 0.5 px²) spans more of the grid on a coarser plane:
+  // the blur gives up that much, so the steps are smoothed as much in all as on the grid.
+  const sobelSpread = SOBEL_VARIANCE / (ratio * ratio) - SOBEL_VARIANCE;
+  blurFloatInPlace(plane, Math.sqrt(Math.max(0, sigma * sigma - sobelSpread)) * ratio);
+  const steps = sobelSteps(plane);
+  for (let i = 0; i < steps.data.length; i++) steps.data[i] *= ratio;
+  return growFloatPlane(steps, width, height);
 }
 
 /**

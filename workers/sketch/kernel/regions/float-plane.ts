@@ -1,4 +1,5 @@
-/** Float planes of the region stage, and the one blur they need (stacked running-sum boxes). */
+/** Float planes of the region stage, the one blur they need (stacked running-sum boxes), and bilinear growth. */
+import { bilinearTaps } from "../resize";
 
 /** One float per pixel, row-major, on the analysis grid. */
 export interface FloatPlane {
@@ -92,4 +93,25 @@ export function boxWidthsForGaussian(sigma: number, passes = 3): number[] {
   const widths: number[] = [];
   for (let i = 0; i < passes; i++) widths.push(i < lowerCount ? lower : upper);
   return widths;
+}
+
+/** A float plane brought up to outWidth × outHeight by bilinear interpolation (centres aligned). */
+export function growFloatPlane({ data, width, height }: FloatPlane, outWidth: number, outHeight: number): FloatPlane {
+  const columns = bilinearTaps(width, outWidth);
+  const rows = bilinearTaps(height, outHeight);
+  const out = new Float32Array(outWidth * outHeight);
+  const { left, right, rightWeight } = columns;
+  for (let y = 0; y < outHeight; y++) {
+    const upper = rows.left[y] * width;
+    const lower = rows.right[y] * width;
+    const wy = rows.rightWeight[y];
+    const start = y * outWidth;
+    for (let x = 0; x < outWidth; x++) {
+      const wx = rightWeight[x];
+      const top = data[upper + left[x]] * (1 - wx) + data[upper + right[x]] * wx;
+      const bottom = data[lower + left[x]] * (1 - wx) + data[lower + right[x]] * wx;
+      out[start + x] = top * (1 - wy) + bottom * wy;
+    }
+  }
+  return { data: out, width: outWidth, height: outHeight };
 }

@@ -81,7 +81,7 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
     visibleStep: REGION_TUNING.visibleStep,
     clearPhotoEdgeSteps: REGION_TUNING.clearPhotoEdgeSteps,
     colourWeight: REGION_TUNING.colourWeight,
-  }, colour);
+  }, chroma);
   const faces = options.faces === false ? [] : findFaces(grey);
   const faceWeight = faceWeights(faces, grid.width, grid.height);
   const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
