@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { deserialiseHierarchy, serialiseHierarchy, type GrayPlane } from "../../workers/sketch/kernel";
 import { adjacencyOf, coarserGraph, type AdjacencyGraph } from "../../workers/sketch/kernel/regions/adjacency";
-import { edgeMaps, STRENGTH_STEPS_PER_GREY_LEVEL, visibleStepFor } from "../../workers/sketch/kernel/regions/edge-map";
+import { edgeMaps, sobelSteps, STRENGTH_STEPS_PER_GREY_LEVEL, visibleStepFor } from "../../workers/sketch/kernel/regions/edge-map";
+import { blurFloatInPlace, type FloatPlane } from "../../workers/sketch/kernel/regions/float-plane";
 import { traceArcs } from "../../workers/sketch/kernel/regions/arcs";
 import { buildHierarchy, drawLevel, regionCountAt, regionsAt } from "../../workers/sketch/kernel/regions";
 import { mergeSequence } from "../../workers/sketch/kernel/regions/merge-tree";
@@ -80,6 +81,30 @@ describe("edge maps", () => {
     // Where a photo is clear only at three steps, twice the step is halfway there.
     expect(visibleStepFor(24, 12, 3)).toBe(6);
   });
+
+  it("reads a colour step at half the grid's resolution where it is on the grid and nearly as strong, from chroma of either size", () => {
+    const width = 200;
+    const height = 100;
+    const grey = plane(width, height, () => 128);
+    // Cb steps by 20 at x = 100 (the grid's), Cr is flat: as a 4:2:0 JPEG's chroma and as a PNG's.
+    const colourStep = (w: number, h: number) => ({ cb: plane(w, h, (x) => (x < w / 2 ? 118 : 138)), cr: plane(w, h, () => 128) });
+    // The same step read on the grid itself, smoothed by CHROMA_SMOOTHING_PX (2 px): what the steps were read as before e13.
+    const onGrid: FloatPlane = { data: Float32Array.from(colourStep(width, height).cb.data), width, height };
+    blurFloatInPlace(onGrid, 2);
+    const gridPeak = Math.max(...sobelSteps(onGrid).data.subarray(50 * width, 51 * width));
+    const colourTuning = { ...tuning, smoothingPx: 0, visibleStep: 0, colourWeight: 1 };
+    for (const [w, h] of [[100, 50], [200, 100]]) {
+      const { magnitude } = edgeMaps(grey, 0, colourTuning, colourStep(w, h));
+      const row = magnitude.data.subarray(50 * width, 51 * width);
+      const peak = row.indexOf(Math.max(...row));
+      expect([99, 100], `peak at ${peak} from ${w} px chroma`).toContain(peak);
+      // Sampled half as finely, a sharp step's peak falls between samples: within 15 % of the grid's.
+      expect(row[peak] / gridPeak, `from ${w} px chroma`).toBeGreaterThan(0.85);
+      expect(row[peak] / gridPeak, `from ${w} px chroma`).toBeLessThanOrEqual(1);
+      expect(row[20]).toBe(0);
+    }
+  });
+
 });
 
 describe("a photo with no clear edge (mist, night)", () => {
