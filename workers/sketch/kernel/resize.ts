@@ -288,15 +288,14 @@ export function resampleTo(image: GrayPlane, outWidth: number, outHeight: number
   // row interpolated across once and kept while the output rows between it and the next need it.
   // The same sums in the same order as per pixel: the result is byte for byte the same.
   const { left, right, rightWeight } = bilinearTaps(width, outWidth);
+  const rows = bilinearTaps(height, outHeight);
   let upper = new Float64Array(outWidth);
   let lower = new Float64Array(outWidth);
   let upperRow = -1;
   let lowerRow = -1;
-  const sy = height / outHeight;
   for (let y = 0; y < outHeight; y++) {
-    const fy = Math.min(height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
-    const y0 = Math.floor(fy);
-    const y1 = Math.min(height - 1, y0 + 1);
+    const y0 = rows.left[y];
+    const y1 = rows.right[y];
     if (upperRow !== y0) {
       if (lowerRow === y0) {
         [upper, lower] = [lower, upper];
@@ -308,7 +307,7 @@ export function resampleTo(image: GrayPlane, outWidth: number, outHeight: number
       interpolateRow(data, y1 * width, left, right, rightWeight, lower);
       lowerRow = y1;
     }
-    blendRows(upper, lower, fy - y0, out, y * outWidth);
+    blendRows(upper, lower, rows.rightWeight[y], out, y * outWidth);
   }
   return { data: out, width: outWidth, height: outHeight };
 }
