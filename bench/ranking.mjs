@@ -17,6 +17,8 @@ import { benchPhotos } from "./photo-set.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
 const sheetOnly = process.argv.includes("--sheet-only");
+/** `--json FILE`: each ranked page's full quality report (figures and factors) as JSON, to study the score against the ranking. */
+const jsonAt = process.argv.indexOf("--json");
 const ranking = JSON.parse(readFileSync(join(root, "bench", "ranking-by-eye.json"), "utf8"));
 
 await bundleWorkerCode({
@@ -39,7 +41,7 @@ async function pageOf(photo) {
   const bytes = new Uint8Array(readFileSync(photo.path));
   const { page, report } = await job.runJob(bytes, undefined, "pipeline", ranking.level);
   const reduced = job.areaResize(page, Math.ceil(page.width / 4), Math.ceil(page.height / 4));
-  return { bytes, score: report.score, features: report.faceFeatures, reduced };
+  return { bytes, score: report.score, features: report.faceFeatures, reduced, report };
 }
 
 const rows = [];
@@ -56,6 +58,7 @@ console.log(`\n${"#".padStart(3)}  ${"photo".padEnd(26)}${"score".padStart(6)}${
 for (const { rank, name, score, features, why } of rows) {
   console.log(`${String(rank).padStart(3)}  ${name.padEnd(26)}${String(score).padStart(6)}${(features === null ? "-" : features.toFixed(2)).padStart(10)}  ${why}`);
 }
+if (jsonAt > 0) writeFileSync(process.argv[jsonAt + 1], JSON.stringify(rows.map(({ rank, name, report }) => ({ rank, name, report }))));
 const rho = spearman(
   rows.map(({ rank }) => rank),
   rows.map(({ score }) => -score),

@@ -128,6 +128,23 @@ describe("quality score", () => {
     expect(lost.score).toBeLessThan(without.score);
   });
 
+  it("scores a page that lost half its subject's outlines down for the likeness it lost", () => {
+    const photo = syntheticPhoto(1100, 800, 7, 60);
+    const gray = rgbaToGray(photo.data, photo.width, photo.height);
+    const { sketch, grey } = grayToSketch(gray);
+    const base = { sourceWidth: photo.width, sourceHeight: photo.height, laplacianVariance: varianceOfLaplacian(gray), grey };
+    const whole = measureQuality({ ...base, sketch });
+    // The same page with its left half's lines erased: what is left is as clean, but half the photo is missing.
+    const halved = { ...sketch, data: sketch.data.slice() };
+    for (let y = 0; y < halved.height; y++) halved.data.fill(255, y * halved.width, y * halved.width + (halved.width >> 1));
+    const half = measureQuality({ ...base, sketch: halved });
+    expect(whole.edgeRecall).toBeGreaterThan(0.8);
+    expect(whole.factors.likeness).toBe(1);
+    expect(half.edgeRecall).toBeLessThan(0.6 * whole.edgeRecall);
+    expect(half.factors.likeness).toBeLessThan(0.75);
+    expect(half.score).toBeLessThan(whole.score);
+  });
+
   it("is deterministic", () => {
     const photo = syntheticPhoto(400, 300, 3);
     expect(quality(photo)).toEqual(quality(photo));

@@ -20,12 +20,15 @@
  *                little to colour, however clean they are
  *   faces        L = 1 - FACELESS_PENALTY × the share of the faces' eyes and mouths the page does
  *                not show (faces.ts; 1 when the photo has no face the engine found)
+ *   likeness     H = min(1, edge recall / EDGE_RECALL_GOOD): the share of the photo's strongest
+ *                edges the page draws (likeness.ts): a clean page that lost its subject is no likeness
  *
- *   score = round(100 × R × B × F × G × P × A × C × E × K × S × L)
+ *   score = round(100 × R × B × F × G × P × A × C × E × K × S × L × H)
  */
 import { REGION_TUNING, type ChromaPlanes, type GrayPlane } from "../kernel";
 import type { FaceBox } from "../kernel/faces";
 import { faceFeatureShare } from "./faces";
+import { edgeRecall } from "./likeness";
 import { pageFigures, type PageFigures } from "./lines";
 import { measureInk, type InkFigures } from "./pixels";
 
@@ -44,8 +47,8 @@ export const LINE_METRES_HIGH = 5;
 export const LINE_METRES_BUSY = 14;
 export const BUSY_FLOOR = 0.2;
 export const CLARITY_FLOOR = 0.3;
-export const CLEAR_SHARE_GOOD = 0.3;
-export const EDGE_PRECISION_POOR = 0.85;
+export const CLEAR_SHARE_GOOD = 0.8;
+export const EDGE_PRECISION_POOR = 0.6;
 export const EDGE_PRECISION_GOOD = 0.97;
 export const INK_CEILING = 0.15;
 export const INK_MAX = 0.4;
@@ -54,15 +57,19 @@ export const BACKGROUND_EMPTY = 0.95;
 export const EMPTY_PAGE_PENALTY = 0.5;
 /** A portrait drawn without its eyes and mouth keeps this much less of its score. */
 export const FACELESS_PENALTY = 0.5;
+/** A page that draws this share of the photo's strongest edges is a full likeness (the best pages of the ranking by eye draw 0.8-1). */
+export const EDGE_RECALL_GOOD = 0.8;
 
 export interface QualityReport extends InkFigures, PageFigures {
   score: number;
   resolution: number;
   laplacianVariance: number;
   /** The factors of the score (each 0-1), for the bench and the decision record. */
-  factors: { resolution: number; closure: number; freeEnds: number; clean: number; amount: number; clarity: number; onEdges: number; ink: number; filled: number; faces: number };
+  factors: { resolution: number; closure: number; freeEnds: number; clean: number; amount: number; clarity: number; onEdges: number; ink: number; filled: number; faces: number; likeness: number };
   /** The share of the faces' features the page shows (measure/faces.ts); null without faces. */
   faceFeatures: number | null;
+  /** The share of the photo's strongest edges the page draws (likeness.ts). */
+  edgeRecall: number;
 }
 
 export interface QualityInput {
@@ -90,6 +97,7 @@ export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, g
   const pixels = measureInk(sketch);
   const figures = pageFigures(grey, sketch, chroma);
   const faceFeatures = faces ? faceFeatureShare(faces.featurePage, faces.boxes) : null;
+  const recall = edgeRecall(grey, sketch);
   const factors = {
     resolution: Math.pow(resolution, RESOLUTION_WEIGHT),
     closure: rampUp(figures.boundingShare, LINES_BOUND_POOR, LINES_BOUND_GOOD),
@@ -101,10 +109,11 @@ export function measureQuality({ sourceWidth, sourceHeight, laplacianVariance, g
     ink: rampDown(pixels.inkShare, INK_CEILING, INK_MAX),
     filled: 1 - EMPTY_PAGE_PENALTY * rampUp(figures.backgroundShare, BACKGROUND_FULL, BACKGROUND_EMPTY),
     faces: faceFeatures === null ? 1 : 1 - FACELESS_PENALTY * (1 - faceFeatures),
+    likeness: Math.min(1, recall / EDGE_RECALL_GOOD),
   };
   const product = Object.values(factors).reduce((total, factor) => total * factor, 1);
   const score = Math.max(0, Math.min(100, Math.round(100 * product)));
-  return { ...pixels, ...figures, score, resolution, laplacianVariance, factors, faceFeatures };
+  return { ...pixels, ...figures, score, resolution, laplacianVariance, factors, faceFeatures, edgeRecall: recall };
 }
 
 /** The amount factor A (see the module comment) for this many metres of line. */
