@@ -126,8 +126,9 @@ function windowByWindow(grey: GrayPlane, cascade: FaceCascade, smallestFace: num
     const box = (base: number, x: number, y: number, w: number, h: number, table: ArrayLike<number>) =>
       table[base + y * stride + x] - table[base + y * stride + x + w] - table[base + (y + h) * stride + x] + table[base + (y + h) * stride + x + w];
     const area = (windowWidth - 2) * (windowHeight - 2);
-    for (let y = 0; y + windowHeight < height; y += FACE_TUNING.windowStep) {
-      for (let x = 0; x + windowWidth < width; x += FACE_TUNING.windowStep) {
+    const step = scale > FACE_TUNING.everyWindowAboveScale ? 1 : FACE_TUNING.windowStep;
+    for (let y = 0; y + windowHeight < height; y += step) {
+      for (let x = 0; x + windowWidth < width; x += step) {
         const base = y * stride + x;
         const spread = area * box(base, 1, 1, windowWidth - 2, windowHeight - 2, squares) - box(base, 1, 1, windowWidth - 2, windowHeight - 2, sums) ** 2;
         if (spread < (area * FACE_TUNING.flattestFaceSpread) ** 2) continue;
@@ -146,7 +147,7 @@ function windowByWindow(grey: GrayPlane, cascade: FaceCascade, smallestFace: num
           if (votes < stageThreshold[stage]) break;
         }
         if (stage === stageEnd.length) found.push([x * scale, y * scale, windowWidth * scale]);
-        else if (stage === 0) x += FACE_TUNING.windowStep;
+        else if (stage === 0) x += step;
       }
     }
   }

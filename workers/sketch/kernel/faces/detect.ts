@@ -59,7 +59,9 @@ export function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallest
       corners[r + 2] = (y + h) * stride + x;
       corners[r + 3] = (y + h) * stride + x + w;
     }
-    let standing = windowsPastFirstStage(cascade, sums, squares, corners, width, height, stride, bases, norms);
+    // A large face is few windows wide at its own level: there every window is tried (see FACE_TUNING).
+    const step = scale > FACE_TUNING.everyWindowAboveScale ? 1 : FACE_TUNING.windowStep;
+    let standing = windowsPastFirstStage(cascade, sums, squares, corners, width, height, stride, bases, norms, step);
     for (let s = 1; s < cascade.stageEnd.length && standing > 0; s++) {
       standing = windowsPastStage(cascade, s, sums, corners, standing, bases, norms, votes);
     }
@@ -72,8 +74,8 @@ export function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallest
 }
 
 /**
- * The windows of one level that are not flat and pass the cascade's first stage, into `bases`
- * and `norms` in scan order; how many.
+ * The windows of one level, every `step` px, that are not flat and pass the cascade's first
+ * stage, into `bases` and `norms` in scan order; how many.
  */
 function windowsPastFirstStage(
   cascade: FaceCascade,
@@ -85,6 +87,7 @@ function windowsPastFirstStage(
   stride: number,
   bases: Int32Array,
   norms: Float64Array,
+  step: number,
 ): number {
   const { windowWidth, windowHeight, stageEnd, stageThreshold, threshold, below, above, weights } = cascade;
   const innerArea = (windowWidth - 2) * (windowHeight - 2);
@@ -93,8 +96,8 @@ function windowsPastFirstStage(
   const innerWidth = windowWidth - 2;
   const innerHeight = (windowHeight - 2) * stride;
   let count = 0;
-  for (let y = 0; y + windowHeight < height; y += FACE_TUNING.windowStep) {
-    for (let x = 0; x + windowWidth < width; x += FACE_TUNING.windowStep) {
+  for (let y = 0; y + windowHeight < height; y += step) {
+    for (let x = 0; x + windowWidth < width; x += step) {
       const base = y * stride + x;
       // The window's contrast inside a 1 px border: its features are read in its own units.
       const a = base + stride + 1;
@@ -115,7 +118,7 @@ function windowsPastFirstStage(
       }
       // Far from any face (not even the first stage passed): the next window, 2 px on, is
       // skipped too, as OpenCV's detectMultiScale does; a face is many windows wide.
-      else x += FACE_TUNING.windowStep;
+      else x += step;
     }
   }
   return count;
