@@ -17,7 +17,11 @@ import { benchPhotos } from "./photo-set.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "bench", "out");
 const sheetOnly = process.argv.includes("--sheet-only");
-/** `--json FILE`: each ranked page's full quality report (figures and factors) as JSON, to study the score against the ranking. */
+/**
+ * `--json FILE`: each ranked page's quality report as JSON, to study the score against the
+ * ranking: `score` is the one the Worker keeps (read from the half-size region lines), the figures
+ * and factors beside it those of the print-size page with its strokes (bench/job.ts).
+ */
 const jsonAt = process.argv.indexOf("--json");
 const ranking = JSON.parse(readFileSync(join(root, "bench", "ranking-by-eye.json"), "utf8"));
 
