@@ -8,7 +8,9 @@
 //
 // What is counted: process.memoryUsage().heapUsed + .external, sampled at every stage boundary
 // and never after a forced GC during the job, so garbage not yet collected counts too (an upper
-// bound). `external` holds every ArrayBuffer/typed array AND every WebAssembly.Memory (Node puts
+// bound, "peak MB"; it moves by tens of MB between runs of the same file, with the collector's
+// timing). "live MB" is the same job in a second fresh process that collects garbage before every
+// sample: what the job must hold at once, the figure that does not move between runs. `external` holds every ArrayBuffer/typed array AND every WebAssembly.Memory (Node puts
 // wasm linear memory in `external`, not in `arrayBuffers`; checked: a 100 MB Memory adds 100 MB
 // to external and 0 to arrayBuffers). That is the Workers isolate's 128 MB: JS heap, array
 // buffers and wasm memory. The baseline (a GC'd idle process with the bundle loaded) is included.
@@ -28,10 +30,13 @@ async function buildBundle() {
   await bundleWorkerCode({ entryPoints: [join(root, "bench", "memory-job.ts")], outfile: bundle });
 }
 
-/** Peak memory of one job on the file at `path`, measured in a child process. */
-export async function measureJobMemory(path, { rebuild = true } = {}) {
+/**
+ * Peak memory of one job on the file at `path`, measured in a child process; `live`: with the
+ * garbage collected before every sample (slower: a full collection per sample).
+ */
+export async function measureJobMemory(path, { rebuild = true, live = false } = {}) {
   if (rebuild || !existsSync(bundle)) await buildBundle();
-  const json = execFileSync(process.execPath, ["--expose-gc", self, "--child", resolve(path)], { encoding: "utf8" });
+  const json = execFileSync(process.execPath, ["--expose-gc", self, "--child", resolve(path), ...(live ? ["--live"] : [])], { encoding: "utf8" });
   return JSON.parse(json);
 }
 
@@ -59,11 +64,12 @@ function sampleOnLargeAllocations(sample) {
 /** The job's stage between a boundary sample (memory-job.ts) and the next: a peak between them is named by it. */
 const STAGE_AFTER = { start: "decode", decoded: "regions", "regions built": "pack", packed: "draw + score", page: "encode" };
 
-async function child(path) {
+async function child(path, live) {
   const stages = [];
   let peak = { total: 0 };
   let allocations = 0;
   const sample = (stage) => {
+    if (live) globalThis.gc();
     if (stage === "allocation") {
       allocations++;
       const { heapUsed, external } = process.memoryUsage();
@@ -117,7 +123,7 @@ async function syntheticTwentyFourMp(source) {
 
 const args = process.argv.slice(2);
 if (args[0] === "--child") {
-  await child(args[1]);
+  await child(args[1], args[2] === "--live");
 } else if (process.argv[1] === self) {
   await buildBundle();
   let paths = args;
@@ -132,10 +138,12 @@ if (args[0] === "--child") {
     paths = [...wallpapers];
     if (wallpapers[0]) paths.push(await syntheticTwentyFourMp(wallpapers[0]));
   }
-  console.log("Peak memory of the whole job (heapUsed + external = JS heap + array buffers + wasm memory), fresh process each");
-  console.log(["file".padEnd(58), "size", "file MB", "decoded", "page", "peak MB", "at", "idle MB"].join("  "));
+  console.log("Peak memory of the whole job (heapUsed + external = JS heap + array buffers + wasm memory), fresh process each;");
+  console.log("peak = sampled as the job runs (garbage not yet collected counts: an upper bound), live = garbage collected before each sample");
+  console.log(["file".padEnd(58), "size", "file MB", "decoded", "page", "peak MB", "at", "live MB", "at", "idle MB"].join("  "));
   for (const path of paths) {
     const r = await measureJobMemory(path, { rebuild: false });
+    const held = await measureJobMemory(path, { rebuild: false, live: true });
     console.log(
       [
         path.split("/").slice(-4).join("/").slice(-58).padEnd(58),
@@ -145,6 +153,8 @@ if (args[0] === "--child") {
         `${r.pageWidth}x${r.pageHeight}`,
         String(r.peakMB).padStart(7),
         r.peakStage,
+        String(held.peakMB).padStart(7),
+        held.peakStage,
         String(r.baselineMB).padStart(7),
       ].join("  "),
     );
