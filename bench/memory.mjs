@@ -10,7 +10,8 @@
 // and never after a forced GC during the job, so garbage not yet collected counts too (an upper
 // bound, "peak MB"; it moves by tens of MB between runs of the same file, with the collector's
 // timing). "live MB" is the same job in a second fresh process that collects garbage before every
-// sample: what the job must hold at once, the figure that does not move between runs. `external` holds every ArrayBuffer/typed array AND every WebAssembly.Memory (Node puts
+// sample: what the job must hold at once, the figure that does not move between runs.
+// `external` holds every ArrayBuffer/typed array AND every WebAssembly.Memory (Node puts
 // wasm linear memory in `external`, not in `arrayBuffers`; checked: a 100 MB Memory adds 100 MB
 // to external and 0 to arrayBuffers). That is the Workers isolate's 128 MB: JS heap, array
 // buffers and wasm memory. The baseline (a GC'd idle process with the bundle loaded) is included.

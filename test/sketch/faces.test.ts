@@ -13,7 +13,7 @@ import { decodeToGrayPlane } from "../../workers/sketch/decode";
 import { estimateNoise, histogramOf, toneCurve } from "../../workers/sketch/kernel";
 import { FACE_TUNING, faceWeights, findFaces, type FaceBox } from "../../workers/sketch/kernel/faces";
 import { frontalFaceCascade, type FaceCascade } from "../../workers/sketch/kernel/faces/cascade";
-import { candidateWindows, integrate } from "../../workers/sketch/kernel/faces/detect";
+import { candidateWindows, integrate, windowStepAt } from "../../workers/sketch/kernel/faces/detect";
 import { areaResize, fitWithin } from "../../workers/sketch/kernel/resize";
 import type { GrayPlane } from "../../workers/sketch/kernel/plane";
 import { buildHierarchy, drawLevel, type HierarchyOptions } from "../../workers/sketch/kernel/regions";
@@ -126,7 +126,7 @@ function windowByWindow(grey: GrayPlane, cascade: FaceCascade, smallestFace: num
     const box = (base: number, x: number, y: number, w: number, h: number, table: ArrayLike<number>) =>
       table[base + y * stride + x] - table[base + y * stride + x + w] - table[base + (y + h) * stride + x] + table[base + (y + h) * stride + x + w];
     const area = (windowWidth - 2) * (windowHeight - 2);
-    const step = scale > FACE_TUNING.everyWindowAboveScale ? 1 : FACE_TUNING.windowStep;
+    const step = windowStepAt(scale);
     for (let y = 0; y + windowHeight < height; y += step) {
       for (let x = 0; x + windowWidth < width; x += step) {
         const base = y * stride + x;

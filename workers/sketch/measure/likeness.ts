@@ -8,7 +8,7 @@
  * as one blob, a group's faces as ovals, a flower as three fragments. People ranking pages put
  * likeness first, and this recall alone orders them much as they do.
  *
- *   edge recall = the share of the photo's strongest edges (the top STRONG_EDGE_SHARE of its
+ *   edge recall = the share of the photo's strongest edges (the top RECALLED_EDGE_SHARE of its
  *                 Sobel magnitude after a blur of EDGE_BLUR_PX) that have ink within
  *                 RECALL_TOLERANCE_PX of them on the page
  *
@@ -24,12 +24,12 @@
 import type { GrayPlane } from "../kernel";
 import { blurFloatInPlace, type FloatPlane } from "../kernel/regions/float-plane";
 import { sobelSteps } from "../kernel/regions/edge-map";
-import { INK_LEVEL } from "./pixels";
+import { inkedCells } from "./pixels";
 
 /** The photo is blurred this much first (sigma, px): its edges at the scale a page draws, not its grain. */
 export const EDGE_BLUR_PX = 1.5;
-/** The photo's strongest edges: this share of its pixels, those of the largest Sobel magnitude. */
-export const STRONG_EDGE_SHARE = 0.1;
+/** The photo's strongest edges, whose recall is read: this share of its pixels, those of the largest Sobel magnitude (pixels.ts's STRONG_EDGE_SHARE is the outline measure's, on cells). */
+export const RECALLED_EDGE_SHARE = 0.1;
 /** An edge is drawn when the page has ink within this many px of it (a square reach; on the 1100 px grid about 0.75 mm of the printed page). */
 export const RECALL_TOLERANCE_PX = 3;
 /** Bins of the magnitude histogram the strong edges' threshold is read from. */
@@ -55,7 +55,7 @@ export function edgeRecall(photo: GrayPlane, page: GrayPlane): number {
   return edges ? drawn / edges : 1;
 }
 
-/** 1 where the photo's blurred Sobel magnitude is in its top STRONG_EDGE_SHARE (and above 0). */
+/** 1 where the photo's blurred Sobel magnitude is in its top RECALLED_EDGE_SHARE (and above 0). */
 function strongEdgesOf(photo: GrayPlane): Uint8Array {
   const known = strongEdgesOfPhoto.get(photo);
   if (known) return known;
@@ -72,7 +72,7 @@ function strongEdgesOf(photo: GrayPlane): Uint8Array {
     for (let i = 0; i < magnitude.length; i++) histogram[Math.floor(magnitude[i] * toBin)]++;
     // The lowest bin whose pixels and those above it are at least the strong share.
     let bin = HISTOGRAM_BINS - 1;
-    for (let seen = histogram[bin]; bin > 1 && seen < STRONG_EDGE_SHARE * magnitude.length; ) seen += histogram[--bin];
+    for (let seen = histogram[bin]; bin > 1 && seen < RECALLED_EDGE_SHARE * magnitude.length; ) seen += histogram[--bin];
     const threshold = bin / toBin;
     for (let i = 0; i < magnitude.length; i++) strong[i] = magnitude[i] >= threshold && magnitude[i] > 0 ? 1 : 0;
   }
@@ -82,13 +82,7 @@ function strongEdgesOf(photo: GrayPlane): Uint8Array {
 
 /** 1 on a width × height grid where the page has ink within `radius` grid pixels (a square reach). */
 function inkNear(page: GrayPlane, width: number, height: number, radius: number): Uint8Array {
-  const inked = new Uint8Array(width * height);
-  const cellOfColumn = new Int32Array(page.width);
-  for (let x = 0; x < page.width; x++) cellOfColumn[x] = Math.min(width - 1, Math.floor((x * width) / page.width));
-  for (let y = 0; y < page.height; y++) {
-    const row = Math.min(height - 1, Math.floor((y * height) / page.height)) * width;
-    for (let x = 0, p = y * page.width; x < page.width; x++, p++) if (page.data[p] <= INK_LEVEL) inked[row + cellOfColumn[x]] = 1;
-  }
+  const inked = inkedCells(page, width, height);
   // A square dilation, rows then columns: a running count of ink in each window.
   const across = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) dilateLine(inked, across, y * width, 1, width, radius);

@@ -110,16 +110,14 @@ function inkOf(page: GrayPlane): { figures: InkFigures; marks: Marks } {
 export function outlineSurvival(source: GrayPlane, page: GrayPlane, inkRuns?: Marks): Survival {
   const { cellsWide, cellsHigh } = outlineCells(source, page);
   const photo = areaResize(source, cellsWide, cellsHigh);
-  // Ink per cell: does any page pixel of the cell hold ink? (Column → cell looked up, not divided.)
-  const inked = new Uint8Array(cellsWide * cellsHigh);
-  const cellOfColumn = new Int32Array(page.width);
-  for (let x = 0; x < page.width; x++) cellOfColumn[x] = Math.min(cellsWide - 1, Math.floor((x * cellsWide) / page.width));
+  let inked: Uint8Array;
   if (inkRuns) {
+    inked = new Uint8Array(cellsWide * cellsHigh);
     const cellOfRow = new Int32Array(page.height);
     for (let y = 0; y < page.height; y++) cellOfRow[y] = Math.min(cellsHigh - 1, Math.floor((y * cellsHigh) / page.height)) * cellsWide;
-    markInkedCellsFromRuns(inkRuns, inked, cellOfRow, cellOfColumn);
+    markInkedCellsFromRuns(inkRuns, inked, cellOfRow, cellsOfColumns(page, cellsWide));
   } else {
-    markInkedCells(page, inked, cellsWide, cellsHigh, cellOfColumn);
+    inked = inkedCells(page, cellsWide, cellsHigh);
   }
   // Sobel magnitude / 4 (grey levels per cell) of the interior cells, and its histogram.
   const magnitude = new Uint16Array(cellsWide * cellsHigh);
@@ -246,8 +244,20 @@ function survivalRow(strongCells: Uint8Array, inked: Uint8Array, y: number, cell
   totals[3] += outlineSurvived;
 }
 
-/** Ink per cell from the page's pixels; paper is skipped four pixels at a time where the bytes are aligned. */
-function markInkedCells(page: GrayPlane, inked: Uint8Array, cellsWide: number, cellsHigh: number, cellOfColumn: Int32Array): void {
+/** Each page column's cell, when the page is cut into `cellsWide` columns of cells (looked up, not divided, per pixel). */
+function cellsOfColumns(page: GrayPlane, cellsWide: number): Int32Array {
+  const cellOfColumn = new Int32Array(page.width);
+  for (let x = 0; x < page.width; x++) cellOfColumn[x] = Math.min(cellsWide - 1, Math.floor((x * cellsWide) / page.width));
+  return cellOfColumn;
+}
+
+/**
+ * The page cut into cellsWide × cellsHigh cells: 1 where any page pixel of the cell holds ink.
+ * Paper is skipped four pixels at a time where the bytes are aligned.
+ */
+export function inkedCells(page: GrayPlane, cellsWide: number, cellsHigh: number): Uint8Array {
+  const inked = new Uint8Array(cellsWide * cellsHigh);
+  const cellOfColumn = cellsOfColumns(page, cellsWide);
   const aligned = page.data.byteOffset % 4 === 0;
   const words = new Uint32Array(page.data.buffer, page.data.byteOffset, aligned ? page.data.length >> 2 : 0);
   for (let y = 0; y < page.height; y++) {
@@ -262,6 +272,7 @@ function markInkedCells(page: GrayPlane, inked: Uint8Array, cellsWide: number, c
       if (page.data[i] <= INK_LEVEL) inked[cellRow + cellOfColumn[x]] = 1;
     }
   }
+  return inked;
 }
 
 /** Ink per cell from the runs of a page whose marks are all ink (per run, not per page pixel). */

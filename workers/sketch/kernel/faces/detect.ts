@@ -59,9 +59,7 @@ export function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallest
       corners[r + 2] = (y + h) * stride + x;
       corners[r + 3] = (y + h) * stride + x + w;
     }
-    // A large face is few windows wide at its own level: there every window is tried (see FACE_TUNING).
-    const step = scale > FACE_TUNING.everyWindowAboveScale ? 1 : FACE_TUNING.windowStep;
-    let standing = windowsPastFirstStage(cascade, sums, squares, corners, width, height, stride, bases, norms, step);
+    let standing = windowsPastFirstStage(cascade, sums, squares, corners, width, height, stride, bases, norms, windowStepAt(scale));
     for (let s = 1; s < cascade.stageEnd.length && standing > 0; s++) {
       standing = windowsPastStage(cascade, s, sums, corners, standing, bases, norms, votes);
     }
@@ -71,6 +69,11 @@ export function candidateWindows(grey: GrayPlane, cascade: FaceCascade, smallest
     }
   }
   return found;
+}
+
+/** How far apart (px) windows are tried on the pyramid level of this scale: a large face is few windows wide at its own level, so there every window is tried (FACE_TUNING.everyWindowAboveScale). */
+export function windowStepAt(scale: number): number {
+  return scale > FACE_TUNING.everyWindowAboveScale ? 1 : FACE_TUNING.windowStep;
 }
 
 /**
@@ -116,7 +119,7 @@ function windowsPastFirstStage(
         norms[count] = norm;
         count++;
       }
-      // Far from any face (not even the first stage passed): the next window, 2 px on, is
+      // Far from any face (not even the first stage passed): the next window, a step on, is
       // skipped too, as OpenCV's detectMultiScale does; a face is many windows wide.
       else x += step;
     }
