@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { deserialiseHierarchy, serialiseHierarchy, type GrayPlane } from "../../workers/sketch/kernel";
 import { adjacencyOf, coarserGraph, type AdjacencyGraph } from "../../workers/sketch/kernel/regions/adjacency";
 import { edgeMaps, sobelSteps, STRENGTH_STEPS_PER_GREY_LEVEL, visibleStepFor } from "../../workers/sketch/kernel/regions/edge-map";
-import { blurFloatInPlace, type FloatPlane } from "../../workers/sketch/kernel/regions/float-plane";
+import { blurFloatInPlace, boxWidthsForGaussian, type FloatPlane } from "../../workers/sketch/kernel/regions/float-plane";
 import { traceArcs } from "../../workers/sketch/kernel/regions/arcs";
 import { buildHierarchy, drawLevel, regionCountAt, regionsAt } from "../../workers/sketch/kernel/regions";
 import { mergeSequence } from "../../workers/sketch/kernel/regions/merge-tree";
@@ -45,6 +45,49 @@ describe("watershed basins", () => {
     const { label } = watershedBasins(strength, 1024, width, height);
     expect(label[2 * width + 3]).toBe(label[2]);
     expect(label[2 * width + 26]).toBe(label[27]);
+  });
+});
+
+describe("blur", () => {
+  /** The blur's definition, slowly: three clamped boxes along every row, then down every column, each pixel summed afresh. */
+  function blurByDefinition({ data, width, height }: FloatPlane, sigma: number): Float32Array {
+    const out = Float64Array.from(data);
+    const at = (i: number, last: number) => Math.min(last, Math.max(0, i));
+    for (const boxWidth of boxWidthsForGaussian(sigma, 3)) {
+      const r = (boxWidth - 1) >> 1;
+      for (let y = 0; y < height; y++) {
+        const row = out.slice(y * width, (y + 1) * width);
+        for (let x = 0; x < width; x++) {
+          let sum = 0;
+          for (let k = -r; k <= r; k++) sum += row[at(x + k, width - 1)];
+          out[y * width + x] = sum / boxWidth;
+        }
+      }
+    }
+    for (const boxWidth of boxWidthsForGaussian(sigma, 3)) {
+      const r = (boxWidth - 1) >> 1;
+      for (let x = 0; x < width; x++) {
+        const column = Array.from({ length: height }, (_, y) => out[y * width + x]);
+        for (let y = 0; y < height; y++) {
+          let sum = 0;
+          for (let k = -r; k <= r; k++) sum += column[at(y + k, height - 1)];
+          out[y * width + x] = sum / boxWidth;
+        }
+      }
+    }
+    return Float32Array.from(out);
+  }
+
+  it("is three clamped boxes along the rows and down the columns, on planes wider, taller and narrower than a box", () => {
+    for (const [width, height, sigma] of [[37, 23, 1.3], [23, 70, 4], [5, 40, 6], [70, 3, 2.5]]) {
+      const data = Float32Array.from({ length: width * height }, (_, i) => ((i * 7919) % 251) + (i % width < width / 2 ? 0 : 60));
+      const expected = blurByDefinition({ data, width, height }, sigma);
+      const plane = { data: data.slice(), width, height };
+      blurFloatInPlace(plane, sigma);
+      let worst = 0;
+      for (let i = 0; i < data.length; i++) worst = Math.max(worst, Math.abs(plane.data[i] - expected[i]));
+      expect(worst, `${width} x ${height}, sigma ${sigma}`).toBeLessThan(1e-3);
+    }
   });
 });
 
