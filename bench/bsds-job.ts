@@ -4,9 +4,9 @@
  */
 import { DETAIL_LEVELS, type DetailLevel } from "../app/core/engine-limits";
 import { decodeToGray } from "../workers/sketch/pipeline";
-import { drawLevel, estimateNoise, grayToHierarchy, histogramOf, toneCurve, type GrayPlane } from "../workers/sketch/kernel";
-import { finestBorders, mergePhases } from "../workers/sketch/kernel/regions";
-import { mergeSequence } from "../workers/sketch/kernel/regions/merge-tree";
+import { drawLevel, estimateNoise, fitWithin, grayToHierarchy, histogramOf, REGION_TUNING, toneCurve, type GrayPlane } from "../workers/sketch/kernel";
+import { buildHierarchy, finestBorders, mergePhases } from "../workers/sketch/kernel/regions";
+import { mergeSequence, type MergePhase } from "../workers/sketch/kernel/regions/merge-tree";
 
 export { DETAIL_LEVELS };
 
@@ -17,6 +17,64 @@ export async function bsdsPages(bytes: Uint8Array, scale: number): Promise<Recor
   const pages = {} as Record<DetailLevel, GrayPlane>;
   for (const level of DETAIL_LEVELS) pages[level] = drawLevel(hierarchy, level, scale);
   return pages;
+}
+
+/**
+ * The weakest border kept at each cut of `bsdsCuts`, the three levels' (0.14, 0.22, 0.30) among
+ * them: from finer than Detailed to coarser than Simple, as the benchmark scores a hierarchy at
+ * every threshold (gPb-owt-ucm's ODS and OIS are its ultrametric map's best thresholds).
+ */
+/** The levels in the order of the merge tree's phases (regions/index.ts mergePhases). */
+const FINE_TO_COARSE = ["detailed", "standard", "simple"] as const;
+
+export const CUT_THRESHOLDS = [0.06, 0.08, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.34, 0.38, 0.42, 0.48, 0.55];
+
+/** A cut's name in the page files: t and its threshold in hundredths (t22 is Standard's). */
+export const cutName = (threshold: number) => `t${Math.round(100 * threshold).toString().padStart(2, "0")}`;
+
+/**
+ * The photo's tree cut at every CUT_THRESHOLDS, each page drawn as the nearest level draws
+ * (its line width and feature strokes). Each cut is a phase of the merge tree: its smallest region,
+ * narrowest region and standing-out border interpolated between the levels' (the finest's below
+ * Detailed, the coarsest's above Simple), so the cuts at the levels' thresholds are the levels'.
+ */
+export async function bsdsCuts(bytes: Uint8Array, scale: number): Promise<Record<string, GrayPlane>> {
+  const photo = await decodeToGray(bytes);
+  const gray = photo.gray;
+  const grid = fitWithin(gray.width, gray.height, REGION_TUNING.analysisLongEdge);
+  const levels = mergePhases(Math.max(grid.width, grid.height)); // FINE_TO_COARSE's order
+  const phases = CUT_THRESHOLDS.map((threshold) => phaseAt(levels, threshold));
+  const levelPhase = {} as Record<DetailLevel, number>;
+  FINE_TO_COARSE.forEach((level, k) => {
+    levelPhase[level] = CUT_THRESHOLDS.indexOf(levels[k].mergeBelow);
+    if (levelPhase[level] < 0) throw new Error(`CUT_THRESHOLDS lacks ${level}'s threshold ${levels[k].mergeBelow}`);
+  });
+  const { hierarchy, phaseEnds } = buildHierarchy(gray, toneCurve(histogramOf(gray)), estimateNoise(gray), photo.chroma, { phases: { phases, levelPhase } });
+  const pages: Record<string, GrayPlane> = {};
+  CUT_THRESHOLDS.forEach((threshold, k) => {
+    const distance = (j: number) => Math.abs(levels[j].mergeBelow - threshold);
+    const nearest = FINE_TO_COARSE.reduce((best, _, j) => (distance(j) < distance(best) ? j : best), 0);
+    const cut = { ...hierarchy, mergesAt: { detailed: phaseEnds[k], standard: phaseEnds[k], simple: phaseEnds[k] } };
+    pages[cutName(threshold)] = drawLevel(cut, FINE_TO_COARSE[nearest], scale);
+  });
+  return pages;
+}
+
+/** The merge phase of a cut at `threshold`, between the levels' phases (finest first). */
+function phaseAt(levels: MergePhase[], threshold: number): MergePhase {
+  const upper = levels.findIndex((phase) => phase.mergeBelow >= threshold);
+  if (upper === 0 || upper < 0) return { ...levels[upper === 0 ? 0 : levels.length - 1], mergeBelow: threshold };
+  const lower = levels[upper - 1];
+  const higher = levels[upper];
+  const t = (threshold - lower.mergeBelow) / (higher.mergeBelow - lower.mergeBelow);
+  const mix = (a: number, b: number) => a + t * (b - a);
+  return {
+    ...lower,
+    minArea: mix(lower.minArea, higher.minArea),
+    minWidth: mix(lower.minWidth, higher.minWidth),
+    standOutAbove: mix(lower.standOutAbove, higher.standOutAbove),
+    mergeBelow: threshold,
+  };
 }
 
 /**

@@ -4,7 +4,10 @@
 // as DIR/<id>-<level>.pgm, the layout the BSDS500 boundary benchmark's evaluate.py reads
 // (README, "Measuring the sketch engine"). Default DIR: bench/out/bsds. Pages are drawn at print
 // size (scale 1); --scale 0.5 draws the same lines on a quarter of the pixels, which the
-// benchmark reduces to the photo's 481 x 321 either way (quicker for tuning).
+// benchmark reduces to the photo's 481 x 321 either way (quicker for tuning). --cuts draws the
+// same tree cut at 18 thresholds, from finer than Detailed to coarser than Simple (the levels' three
+// among them), as DIR/<id>-t<threshold in hundredths>.pgm, and prints the --levels list that scores
+// them: the benchmark scores a hierarchy, like gPb-owt-ucm's, over its every threshold.
 //
 // Not a test: it prints how many pages it wrote and how long the engine took.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -17,12 +20,13 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const photos = args.find((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1].startsWith("--")));
 if (!photos) {
-  console.error("usage: npm run bench:bsds -- PHOTOS_DIR [--out DIR] [--scale S] [--only ID,ID]");
+  console.error("usage: npm run bench:bsds -- PHOTOS_DIR [--out DIR] [--scale S] [--only ID,ID] [--cuts]");
   process.exit(2);
 }
 const outDir = resolve(option("--out", join(root, "bench", "out", "bsds")));
 const scale = Number(option("--scale", "1"));
 const only = option("--only", null)?.split(",");
+const cuts = args.includes("--cuts");
 mkdirSync(outDir, { recursive: true });
 
 const bundleDir = join(root, "bench", "out");
@@ -36,12 +40,15 @@ const ids = readdirSync(photos)
   .sort();
 const started = performance.now();
 for (const id of ids) {
-  const pages = await job.bsdsPages(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))), scale);
-  for (const level of job.DETAIL_LEVELS) {
+  const bytes = new Uint8Array(readFileSync(join(photos, `${id}.jpg`)));
+  const pages = cuts ? await job.bsdsCuts(bytes, scale) : await job.bsdsPages(bytes, scale);
+  for (const level of Object.keys(pages)) {
     const { data, width, height } = pages[level];
     const header = Buffer.from(`P5\n${width} ${height}\n255\n`, "ascii");
     writeFileSync(join(outDir, `${id}-${level}.pgm`), Buffer.concat([header, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
   }
 }
 const seconds = (performance.now() - started) / 1000;
-console.log(`${ids.length} photos x ${job.DETAIL_LEVELS.length} levels -> ${outDir} in ${seconds.toFixed(1)} s (${((1000 * seconds) / Math.max(1, ids.length)).toFixed(0)} ms a photo)`);
+const names = cuts ? job.CUT_THRESHOLDS.map(job.cutName) : job.DETAIL_LEVELS;
+console.log(`${ids.length} photos x ${names.length} ${cuts ? "cuts" : "levels"} -> ${outDir} in ${seconds.toFixed(1)} s (${((1000 * seconds) / Math.max(1, ids.length)).toFixed(0)} ms a photo)`);
+if (cuts) console.log(`score them with evaluate.py ... --levels ${names.join(",")}`);

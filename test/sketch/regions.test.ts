@@ -4,7 +4,7 @@ import { adjacencyOf, coarserGraph, type AdjacencyGraph } from "../../workers/sk
 import { edgeMaps, sobelSteps, STRENGTH_STEPS_PER_GREY_LEVEL, visibleStepFor } from "../../workers/sketch/kernel/regions/edge-map";
 import { blurFloatInPlace, boxWidthsForGaussian, type FloatPlane } from "../../workers/sketch/kernel/regions/float-plane";
 import { traceArcs } from "../../workers/sketch/kernel/regions/arcs";
-import { buildHierarchy, drawLevel, regionCountAt, regionsAt } from "../../workers/sketch/kernel/regions";
+import { buildHierarchy, drawLevel, mergePhases, regionCountAt, regionsAt } from "../../workers/sketch/kernel/regions";
 import { mergeSequence } from "../../workers/sketch/kernel/regions/merge-tree";
 import { watershedBasins } from "../../workers/sketch/kernel/regions/watershed";
 import { packRegions, unpackRegions } from "../../workers/sketch/stored-regions";
@@ -224,6 +224,21 @@ describe("merge tree", () => {
         if (standard[a] !== standard[b]) expect(detailed[a]).not.toBe(detailed[b]);
       }
     }
+  });
+
+  it("cuts at the phases a caller gives (the BSDS bench's thresholds), each level at the phase it names", () => {
+    const levels = mergePhases(Math.max(photo.width, photo.height)); // detailed, standard, simple
+    const everything = { ...levels[2], mergeBelow: 1.01, fewestRegions: 1 };
+    const phases = [levels[0], { ...levels[1], mergeBelow: 0.18 }, levels[1], levels[2], everything];
+    const { hierarchy, phaseEnds } = buildHierarchy(photo, IDENTITY, 0, undefined, { phases: { phases, levelPhase: { detailed: 0, standard: 2, simple: 3 } } });
+    expect(phaseEnds).toHaveLength(5);
+    expect(hierarchy.mergesAt).toEqual({ detailed: phaseEnds[0], standard: phaseEnds[2], simple: phaseEnds[3] });
+    for (let k = 1; k < phaseEnds.length; k++) expect(phaseEnds[k]).toBeGreaterThanOrEqual(phaseEnds[k - 1]);
+    // The last phase merges every border: one region left.
+    expect(phaseEnds[4]).toBe(hierarchy.regionCount - 1);
+    // Without phases of its own the tree's phases are the three levels'.
+    const plain = buildHierarchy(photo, IDENTITY, 0);
+    expect(plain.phaseEnds).toEqual([plain.hierarchy.mergesAt.detailed, plain.hierarchy.mergesAt.standard, plain.hierarchy.mergesAt.simple]);
   });
 
   it("two squares merge into their paper before a third, stronger one", () => {

@@ -56,6 +56,12 @@ const MIN_CONTRAST = 0.05;
 export interface HierarchyOptions {
   /** Look for faces and draw them as faces (kernel/faces/); false to measure what they change. */
   faces?: boolean;
+  /**
+   * The merge tree's phases, finest first, in place of the three levels' (mergePhases), and the
+   * phase each level ends at: the BSDS bench cuts one photo's tree at more thresholds than the
+   * shop's three, as the benchmark scores a hierarchy (bench/bsds-job.ts).
+   */
+  phases?: { phases: readonly MergePhase[]; levelPhase: Record<DetailLevel, number> };
 }
 
 const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
@@ -110,10 +116,11 @@ export function buildHierarchy(
   noise: number,
   chroma?: ChromaPlanes,
   options: HierarchyOptions = {},
-): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array; faces: FaceBox[] } {
+): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array; faces: FaceBox[]; phaseEnds: number[] } {
   const { grid, grey, basins, graph, judge, smooth, contrast, faces, faceWeight } = finestBorders(photo, curve, noise, chroma, options);
   const longEdge = Math.max(grid.width, grid.height);
-  const sequence = mergeSequence(graph, basins.count, mergePhases(longEdge), judge);
+  const phases = options.phases?.phases ?? mergePhases(longEdge);
+  const sequence = mergeSequence(graph, basins.count, phases, judge);
 
   // The finest level's partition: basins relabelled by their region after phase one.
   const regionOfBasin = partitionAfter(basins.count, sequence.mergeA, sequence.mergeB, sequence.phaseEnd[0]);
@@ -135,11 +142,13 @@ export function buildHierarchy(
     mergeB[k] = compact[regionOfBasin[sequence.mergeB[first + k]]];
   }
   const mergesAt = {} as Record<DetailLevel, number>;
-  LEVELS_FINE_TO_COARSE.forEach((level, phase) => (mergesAt[level] = sequence.phaseEnd[phase] - first));
+  LEVELS_FINE_TO_COARSE.forEach((level, phase) => (mergesAt[level] = sequence.phaseEnd[options.phases?.levelPhase[level] ?? phase] - first));
   const strokes = findStrokes(smooth, PRINT_LONG_EDGE_MM / longEdge, contrast, faceWeight);
   const page = printPageSize(photo.width, photo.height);
   const hierarchy = { pageWidth: page.width, pageHeight: page.height, gridWidth: grid.width, gridHeight: grid.height, regionCount, arcs, mergeA, mergeB, mergesAt, strokes };
-  return { hierarchy, grey, finestLabel: label, faces };
+  // Each phase's cut, as merges of `hierarchy.mergeA` (the levels' are its mergesAt).
+  const phaseEnds = sequence.phaseEnd.map((end) => end - first);
+  return { hierarchy, grey, finestLabel: label, faces, phaseEnds };
 }
 
 /** The merge tree's phases, finest level first, on an analysis grid of this long edge (px). */
