@@ -40,9 +40,7 @@ export const NO_STROKES: Strokes = { count: 0, pointStart: new Int32Array(1), po
 export function findStrokes(smooth: FloatPlane, mmPerPixel: number, contrast: number, faceWeight: Float32Array | null = null): Strokes {
   const { width, height } = smooth;
   const radius = Math.max(1, Math.round(STROKE_TUNING.widestLineMm / mmPerPixel / 2));
-  const suppression = faceWeight
-    ? Float32Array.from(faceWeight, (w) => STROKE_TUNING.surroundSuppression - (STROKE_TUNING.surroundSuppression - FACE_TUNING.strokeSurroundSuppression) * w)
-    : STROKE_TUNING.surroundSuppression;
+  const suppression = faceWeight ? faceSuppression(faceWeight) : STROKE_TUNING.surroundSuppression;
   const depth = darkLineDepth(smooth, radius, STROKE_TUNING.surroundSigmaMm / mmPerPixel, suppression).data;
   for (let i = 0; i < depth.length; i++) depth[i] /= contrast;
   const traceFrom = STROKE_TUNING.traceShare * Math.min(...Object.values(LEVEL_STROKES).map((level) => level.weakestDepth));
@@ -80,6 +78,20 @@ export function findStrokes(smooth: FloatPlane, mmPerPixel: number, contrast: nu
   const lengthMm = new Float32Array(smoothed.count);
   for (let k = 0; k < smoothed.count; k++) lengthMm[k] = polylineLength(smoothed, k) * mmPerPixel;
   return { ...smoothed, depth: Float32Array.from(strokeDepth), lengthMm };
+}
+
+/**
+ * Per pixel, how much texture suppresses dark lines: STROKE_TUNING's, eased toward the face's
+ * (FACE_TUNING.strokeSurroundSuppression) by the face weight. A loop, not Float32Array.from with a
+ * mapping function, which V8 runs element by element through the iterator: 90 ms on an
+ * 1100 × 688 grid against 2.
+ */
+function faceSuppression(faceWeight: Float32Array): Float32Array {
+  const everywhere = STROKE_TUNING.surroundSuppression;
+  const easing = everywhere - FACE_TUNING.strokeSurroundSuppression;
+  const suppression = new Float32Array(faceWeight.length);
+  for (let i = 0; i < faceWeight.length; i++) suppression[i] = everywhere - easing * faceWeight[i];
+  return suppression;
 }
 
 /**
