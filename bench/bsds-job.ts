@@ -5,7 +5,7 @@
 import { DETAIL_LEVELS, type DetailLevel } from "../app/core/engine-limits";
 import { decodeToGray } from "../workers/sketch/pipeline";
 import { drawLevel, estimateNoise, fitWithin, grayToHierarchy, histogramOf, REGION_TUNING, toneCurve, type GrayPlane } from "../workers/sketch/kernel";
-import { buildHierarchy, finestBorders, mergePhases } from "../workers/sketch/kernel/regions";
+import { buildHierarchy, finestBorders, LEVELS_FINE_TO_COARSE, mergePhases } from "../workers/sketch/kernel/regions";
 import { mergeSequence, type MergePhase } from "../workers/sketch/kernel/regions/merge-tree";
 
 export { DETAIL_LEVELS };
@@ -24,9 +24,6 @@ export async function bsdsPages(bytes: Uint8Array, scale: number): Promise<Recor
  * them: from finer than Detailed to coarser than Simple, as the benchmark scores a hierarchy at
  * every threshold (gPb-owt-ucm's ODS and OIS are its ultrametric map's best thresholds).
  */
-/** The levels in the order of the merge tree's phases (regions/index.ts mergePhases). */
-const FINE_TO_COARSE = ["detailed", "standard", "simple"] as const;
-
 export const CUT_THRESHOLDS = [0.06, 0.08, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.34, 0.38, 0.42, 0.48, 0.55];
 
 /** A cut's name in the page files: t and its threshold in hundredths (t22 is Standard's). */
@@ -39,31 +36,35 @@ export const cutName = (threshold: number) => `t${Math.round(100 * threshold).to
  * Detailed, the coarsest's above Simple), so the cuts at the levels' thresholds are the levels'.
  */
 export async function bsdsCuts(bytes: Uint8Array, scale: number): Promise<Record<string, GrayPlane>> {
-  const photo = await decodeToGray(bytes);
-  const gray = photo.gray;
+  const { gray, chroma } = await decodeToGray(bytes);
   const grid = fitWithin(gray.width, gray.height, REGION_TUNING.analysisLongEdge);
-  const levels = mergePhases(Math.max(grid.width, grid.height)); // FINE_TO_COARSE's order
-  const phases = CUT_THRESHOLDS.map((threshold) => phaseAt(levels, threshold));
+  const levels = mergePhases(Math.max(grid.width, grid.height)); // in LEVELS_FINE_TO_COARSE's order
   const levelPhase = {} as Record<DetailLevel, number>;
-  FINE_TO_COARSE.forEach((level, k) => {
+  LEVELS_FINE_TO_COARSE.forEach((level, k) => {
     levelPhase[level] = CUT_THRESHOLDS.indexOf(levels[k].mergeBelow);
     if (levelPhase[level] < 0) throw new Error(`CUT_THRESHOLDS lacks ${level}'s threshold ${levels[k].mergeBelow}`);
   });
-  const { hierarchy, phaseEnds } = buildHierarchy(gray, toneCurve(histogramOf(gray)), estimateNoise(gray), photo.chroma, { phases: { phases, levelPhase } });
+  const phases = CUT_THRESHOLDS.map((threshold) => phaseAt(levels, threshold));
+  const { hierarchy, phaseEnds } = buildHierarchy(gray, toneCurve(histogramOf(gray)), estimateNoise(gray), chroma, { phases, levelPhase });
   const pages: Record<string, GrayPlane> = {};
   CUT_THRESHOLDS.forEach((threshold, k) => {
     const distance = (j: number) => Math.abs(levels[j].mergeBelow - threshold);
-    const nearest = FINE_TO_COARSE.reduce((best, _, j) => (distance(j) < distance(best) ? j : best), 0);
+    const nearest = LEVELS_FINE_TO_COARSE.reduce((best, _, j) => (distance(j) < distance(best) ? j : best), 0);
     const cut = { ...hierarchy, mergesAt: { detailed: phaseEnds[k], standard: phaseEnds[k], simple: phaseEnds[k] } };
-    pages[cutName(threshold)] = drawLevel(cut, FINE_TO_COARSE[nearest], scale);
+    pages[cutName(threshold)] = drawLevel(cut, LEVELS_FINE_TO_COARSE[nearest], scale);
   });
   return pages;
 }
 
-/** The merge phase of a cut at `threshold`, between the levels' phases (finest first). */
+/** The merge phase of a cut at `threshold`, between the levels' phases (finest first); outside them, the nearest level's with that threshold. */
 function phaseAt(levels: MergePhase[], threshold: number): MergePhase {
+  const finest = levels[0];
+  const coarsest = levels[levels.length - 1];
+  if (threshold <= finest.mergeBelow) return { ...finest, mergeBelow: threshold };
+  if (threshold >= coarsest.mergeBelow) return { ...coarsest, mergeBelow: threshold };
+  const level = levels.find((phase) => phase.mergeBelow === threshold);
+  if (level) return level;
   const upper = levels.findIndex((phase) => phase.mergeBelow >= threshold);
-  if (upper === 0 || upper < 0) return { ...levels[upper === 0 ? 0 : levels.length - 1], mergeBelow: threshold };
   const lower = levels[upper - 1];
   const higher = levels[upper];
   const t = (threshold - lower.mergeBelow) / (higher.mergeBelow - lower.mergeBelow);

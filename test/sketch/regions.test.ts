@@ -230,7 +230,7 @@ describe("merge tree", () => {
     const levels = mergePhases(Math.max(photo.width, photo.height)); // detailed, standard, simple
     const everything = { ...levels[2], mergeBelow: 1.01, fewestRegions: 1 };
     const phases = [levels[0], { ...levels[1], mergeBelow: 0.18 }, levels[1], levels[2], everything];
-    const { hierarchy, phaseEnds } = buildHierarchy(photo, IDENTITY, 0, undefined, { phases: { phases, levelPhase: { detailed: 0, standard: 2, simple: 3 } } });
+    const { hierarchy, phaseEnds } = buildHierarchy(photo, IDENTITY, 0, undefined, { phases, levelPhase: { detailed: 0, standard: 2, simple: 3 } });
     expect(phaseEnds).toHaveLength(5);
     expect(hierarchy.mergesAt).toEqual({ detailed: phaseEnds[0], standard: phaseEnds[2], simple: phaseEnds[3] });
     for (let k = 1; k < phaseEnds.length; k++) expect(phaseEnds[k]).toBeGreaterThanOrEqual(phaseEnds[k - 1]);

@@ -58,13 +58,16 @@ export interface HierarchyOptions {
   faces?: boolean;
   /**
    * The merge tree's phases, finest first, in place of the three levels' (mergePhases), and the
-   * phase each level ends at: the BSDS bench cuts one photo's tree at more thresholds than the
-   * shop's three, as the benchmark scores a hierarchy (bench/bsds-job.ts).
+   * phase each level's cut ends at: the BSDS bench cuts one photo's tree at more thresholds than
+   * the shop's three, as the benchmark scores a hierarchy (bench/bsds-job.ts).
    */
-  phases?: { phases: readonly MergePhase[]; levelPhase: Record<DetailLevel, number> };
+  phases?: readonly MergePhase[];
+  levelPhase?: Record<DetailLevel, number>;
 }
 
-const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
+/** The levels in the order of the merge tree's phases (mergePhases). */
+export const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
+const LEVEL_PHASE: Record<DetailLevel, number> = { detailed: 0, standard: 1, simple: 2 };
 
 /**
  * The photo's finest regions and what their borders are judged by: the analysis grid's toned
@@ -119,8 +122,7 @@ export function buildHierarchy(
 ): { hierarchy: RegionHierarchy; grey: GrayPlane; finestLabel: Int32Array; faces: FaceBox[]; phaseEnds: number[] } {
   const { grid, grey, basins, graph, judge, smooth, contrast, faces, faceWeight } = finestBorders(photo, curve, noise, chroma, options);
   const longEdge = Math.max(grid.width, grid.height);
-  const phases = options.phases?.phases ?? mergePhases(longEdge);
-  const sequence = mergeSequence(graph, basins.count, phases, judge);
+  const sequence = mergeSequence(graph, basins.count, options.phases ?? mergePhases(longEdge), judge);
 
   // The finest level's partition: basins relabelled by their region after phase one.
   const regionOfBasin = partitionAfter(basins.count, sequence.mergeA, sequence.mergeB, sequence.phaseEnd[0]);
@@ -141,13 +143,14 @@ export function buildHierarchy(
     mergeA[k] = compact[regionOfBasin[sequence.mergeA[first + k]]];
     mergeB[k] = compact[regionOfBasin[sequence.mergeB[first + k]]];
   }
+  // Each phase's cut, as merges of `mergeA`; a level's cut is its phase's.
+  const phaseEnds = sequence.phaseEnd.map((end) => end - first);
+  const levelPhase = options.levelPhase ?? LEVEL_PHASE;
   const mergesAt = {} as Record<DetailLevel, number>;
-  LEVELS_FINE_TO_COARSE.forEach((level, phase) => (mergesAt[level] = sequence.phaseEnd[options.phases?.levelPhase[level] ?? phase] - first));
+  for (const level of LEVELS_FINE_TO_COARSE) mergesAt[level] = phaseEnds[levelPhase[level]];
   const strokes = findStrokes(smooth, PRINT_LONG_EDGE_MM / longEdge, contrast, faceWeight);
   const page = printPageSize(photo.width, photo.height);
   const hierarchy = { pageWidth: page.width, pageHeight: page.height, gridWidth: grid.width, gridHeight: grid.height, regionCount, arcs, mergeA, mergeB, mergesAt, strokes };
-  // Each phase's cut, as merges of `hierarchy.mergeA` (the levels' are its mergesAt).
-  const phaseEnds = sequence.phaseEnd.map((end) => end - first);
   return { hierarchy, grey, finestLabel: label, faces, phaseEnds };
 }
 
