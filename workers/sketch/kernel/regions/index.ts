@@ -67,7 +67,8 @@ export interface HierarchyOptions {
 
 /** The levels in the order of the merge tree's phases (mergePhases). */
 export const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
-const LEVEL_PHASE: Record<DetailLevel, number> = { detailed: 0, standard: 1, simple: 2 };
+/** Each level's phase of the shop's three: its place in LEVELS_FINE_TO_COARSE. */
+const LEVEL_PHASE = Object.fromEntries(LEVELS_FINE_TO_COARSE.map((level, phase) => [level, phase])) as Record<DetailLevel, number>;
 
 /**
  * The photo's finest regions and what their borders are judged by: the analysis grid's toned
