@@ -54,6 +54,12 @@ describe("the border model", () => {
     expect(judge.chance(40, 40, 0, 1, 100, 100, 20)).toBeGreaterThan(judge.chance(5, 5, 0, 1, 100, 100, 20));
   });
 
+  it("rates a border the boundary model finds likelier, the rest alike (where the border is in focus: boundary.test.ts)", () => {
+    const judge = judgeOf(80, 160);
+    expect(judge.chance(20, 20, 0, 1, 100, 100, 20, 0.3)).toBeGreaterThan(judge.chance(20, 20, 0, 1, 100, 100, 20, 0.01));
+    expect(judge.chance(20, 20, 0, 1, 100, 100, 20, 0.01)).toBeGreaterThan(judge.chance(20, 20, 0, 1, 100, 100, 20, 0));
+  });
+
   it("rates a border between two large regions likelier than the same border round a small cell, and a long ragged one less likely", () => {
     // The same two insides and the same edge: a cell of a texture is small and its border long for its size.
     const judge = judgeOf(80, 160);

@@ -58,7 +58,7 @@ export const REGIONS_PREFIX = "regions/";
  * processed again (the consumer redraws a page whose key is not today's), and a page cached by a
  * browser under an old engine's URL is never taken for a new one. Bump it with each engine change.
  */
-export const ENGINE_VERSION = "e14";
+export const ENGINE_VERSION = "e15";
 
 /**
  * The sketch of an original at a level, by this engine, always lives at the same key, so

@@ -2,15 +2,17 @@
  * The sketch kernel: a grey photo (and its chroma, where the decoder gives it) in, a colouring page
  * of closed shapes out. One file per stage in this folder, the region stage in regions/; this one
  * reads as the recipe (choices: docs/decisions/016-region-pages.md, 031-likeness.md, 033-feature-strokes.md,
- * 034-faces.md):
+ * 034-faces.md, 035-boundary-model.md):
  *
  *   decoded grey plane → tone curve (stretch a dull or dark photo to the full range)  tone.ts
  *   → noise estimate, which sets how much the grey is smoothed                       noise.ts
  *   → faces: where the analysis grid has a frontal face, its oval                      faces/
  *   → region hierarchy: on the analysis grid, the Sobel edge maps of grey and colour,  regions/
  *     their watershed basins and the merge tree (borders judged by both of their
- *     sides; inside a face less likely: its shading is no shape to colour) whose
- *     three cuts are the detail levels, the finest level's borders as smoothed arcs
+ *     sides and by the boundary model, a per-pixel judge of where people draw     boundary/
+ *     lines, trusted only where the border is in focus; inside a face less
+ *     likely: its shading is no shape to colour) whose three cuts are the detail
+ *     levels, the finest level's borders as smoothed arcs
  *   → feature strokes: the thin dark lines and spots (eyes, mouths, whiskers) as       strokes/
  *     open strokes, each with the depth that decides which levels draw it (a face's
  *     count more)

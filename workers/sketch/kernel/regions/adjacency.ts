@@ -3,6 +3,8 @@
  * length of their shared border (in pixel cracks) and the sum of the edge strength along it.
  */
 
+import { PairIndex } from "./pair-index";
+
 export interface AdjacencyGraph {
   edgeCount: number;
   /** The two regions of each edge (a < b). */
@@ -13,6 +15,8 @@ export interface AdjacencyGraph {
   borderStrength: Float64Array;
   /** The same sum over a second map (the raw edge magnitude, where the first is its saliency; the first again if none). */
   borderMagnitude: Float64Array;
+  /** The per-pixel boundary model's sum along each border (the larger of a crack's two pixels), where it was read. */
+  borderBoundary?: Float64Array;
   /** Pixels per region. */
   area: Float64Array;
 }
@@ -136,4 +140,42 @@ class PairTable {
       this.slots[slot] = edge;
     }
   }
+}
+
+/**
+ * Per edge of `graph` (a graph of `label`'s regions), the sum along its border of each plane's
+ * crest (the larger of a crack's two pixels), as the graph sums its strength: one pass over the
+ * pixels for maps read after the graph was built.
+ */
+export function crestSums(graph: AdjacencyGraph, label: Int32Array, width: number, height: number, planes: Float32Array[]): Float64Array[] {
+  const index = new PairIndex(graph.edgeCount);
+  for (let e = 0; e < graph.edgeCount; e++) index.add(graph.edgeA[e], graph.edgeB[e], e);
+  const sums = planes.map(() => new Float64Array(graph.edgeCount));
+  // A border runs along many cracks in a row: its edge is looked up once for them.
+  let lastA = -1;
+  let lastB = -1;
+  let lastEdge = -1;
+  const crack = (p: number, q: number) => {
+    const a = label[p];
+    const b = label[q];
+    if (a === b) return;
+    if (a !== lastA || b !== lastB) {
+      lastA = a;
+      lastB = b;
+      lastEdge = index.get(a, b);
+    }
+    if (lastEdge < 0) return;
+    for (let k = 0; k < planes.length; k++) {
+      const plane = planes[k];
+      sums[k][lastEdge] += plane[p] > plane[q] ? plane[p] : plane[q];
+    }
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const p = y * width + x;
+      if (x + 1 < width) crack(p, p + 1);
+      if (y + 1 < height) crack(p, p + width);
+    }
+  }
+  return sums;
 }

@@ -42,7 +42,7 @@ export const STRENGTH_STEPS_PER_GREY_LEVEL = 4;
  */
 const CHROMA_SMOOTHING_PX = 2;
 /** The variance (px²) of the smoothing in Sobel's kernel, [1 2 1] / 4 across the step. */
-const SOBEL_VARIANCE = 0.5;
+export const SOBEL_VARIANCE = 0.5;
 export const STRENGTH_LEVELS = 1024;
 
 export interface EdgeMaps {
@@ -60,6 +60,8 @@ export interface EdgeMaps {
   /** The smoothed grey and its Sobel magnitude (grey levels of a step), which the regions' insides are read from. */
   smooth: FloatPlane;
   magnitude: FloatPlane;
+  /** The Gaussian (grid px) the grey was smoothed by. */
+  sigma: number;
 }
 
 /**
@@ -101,7 +103,7 @@ export function edgeMaps(grey: GrayPlane, noise: number, tuning: EdgeMapTuning, 
     const faintness = m[i] >= visible ? 1 : (m[i] / visible) ** 2;
     saliency[i] = quantised(standing * faintness);
   }
-  return { flood, saliency, strongest, smooth, magnitude };
+  return { flood, saliency, strongest, smooth, magnitude, sigma };
 }
 
 /**

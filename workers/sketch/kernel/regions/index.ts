@@ -26,6 +26,7 @@ import { findStrokes, STROKE_TUNING, strokePiecesAt, type Strokes } from "../str
 import { drawArcs, inkLines } from "./draw";
 import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
 import { joinAcrossNoBorder, mergeSequence, type MergePhase } from "./merge-tree";
+import { borderBoundary } from "../boundary";
 import { HistogramJudge, pixelFeatures } from "./region-features";
 import { BORDER_MODEL, REGION_TUNING, LEVEL_REGIONS } from "./tuning";
 import { watershedBasins } from "./watershed";
@@ -63,12 +64,25 @@ export interface HierarchyOptions {
    */
   phases?: readonly MergePhase[];
   levelPhase?: Record<DetailLevel, number>;
+  /**
+   * Per analysis-grid pixel, a boundary chance in place of the boundary model's: the border
+   * model's fit reads the model's cross-fitted answers on its own training photos (decision 035).
+   */
+  boundaryChance?: Float32Array;
 }
 
 /** The levels in the order of the merge tree's phases (mergePhases). */
 export const LEVELS_FINE_TO_COARSE: readonly DetailLevel[] = ["detailed", "standard", "simple"];
 /** Each level's phase of the shop's three: its place in LEVELS_FINE_TO_COARSE. */
 const LEVEL_PHASE = Object.fromEntries(LEVELS_FINE_TO_COARSE.map((level, phase) => [level, phase])) as Record<DetailLevel, number>;
+
+/** The analysis grid (the photo brought to REGION_TUNING.analysisLongEdge, never up), its toned grey and its colour resampled to it. */
+export function analysisPlanes(photo: GrayPlane, curve: Uint8Array, chroma?: ChromaPlanes) {
+  const grid = fitWithin(photo.width, photo.height, REGION_TUNING.analysisLongEdge);
+  const grey = applyCurve(areaResize(photo, grid.width, grid.height), curve);
+  const colour = chroma && { cb: resampleTo(chroma.cb, grid.width, grid.height).data, cr: resampleTo(chroma.cr, grid.width, grid.height).data };
+  return { grid, grey, colour };
+}
 
 /**
  * The photo's finest regions and what their borders are judged by: the analysis grid's toned
@@ -77,9 +91,7 @@ const LEVEL_PHASE = Object.fromEntries(LEVELS_FINE_TO_COARSE.map((level, phase) 
  * same borders to fit the border model.
  */
 export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes, options: HierarchyOptions = {}) {
-  const grid = fitWithin(photo.width, photo.height, REGION_TUNING.analysisLongEdge);
-  const grey = applyCurve(areaResize(photo, grid.width, grid.height), curve);
-  const colour = chroma && { cb: resampleTo(chroma.cb, grid.width, grid.height).data, cr: resampleTo(chroma.cr, grid.width, grid.height).data };
+  const { grid, grey, colour } = analysisPlanes(photo, curve, chroma);
   const longEdge = Math.max(grid.width, grid.height);
   // Averaging n x n pixels divides the noise by n.
   const gridNoise = (noise * grid.height) / photo.height;
@@ -100,6 +112,8 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
   for (let i = 0; i < basins.label.length; i++) basins.label[i] = joined.regionOf[basins.label[i]];
   basins.count = joined.count;
   const graph = coarserGraph(basinGraph, joined.regionOf, joined.count);
+  // The per-pixel boundary model's evidence along each border, where the border is in focus.
+  graph.borderBoundary = borderBoundary(graph, basins.label, grey, colour, maps.magnitude, maps.sigma, options.boundaryChance);
   // On a photo with no clear edge at all (mist, night) borders are judged against its own
   // clearest ones, or even its Standard page would be one line and its Simple page blank: its
   // lightness is read in finer steps (and no page is blank: REGION_TUNING.fewestRegions).

@@ -17,8 +17,8 @@ import { PairIndex } from "./pair-index";
  * the tree weighs, told of every merge so it can keep the regions' insides up to date.
  */
 export interface BorderJudge {
-  /** 0..1 from the border's mean saliency and mean magnitude (grey levels), its two regions and its length (grid pixels). */
-  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number, length: number): number;
+  /** 0..1 from the border's mean saliency and mean magnitude (grey levels), its two regions, its length (grid pixels) and the boundary model's mean chance along it. */
+  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number, length: number, meanBoundary?: number): number;
   merged(keep: number, gone: number): void;
 }
 
@@ -61,6 +61,7 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
   const length = graph.borderLength.slice();
   const strength = graph.borderStrength.slice();
   const magnitude = graph.borderMagnitude.slice();
+  const boundary = graph.borderBoundary ? graph.borderBoundary.slice() : new Float64Array(graph.edgeCount);
   const parent = new Int32Array(regionCount);
   for (let r = 0; r < regionCount; r++) parent[r] = r;
   const find = (r: number): number => {
@@ -101,7 +102,7 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
     const keyOf = (e: number): number => {
       const a = find(edgeA[e]);
       const b = find(edgeB[e]);
-      const key = judge ? judge.chance(strength[e] / length[e], magnitude[e] / length[e], a, b, area[a], area[b], length[e]) : strength[e] / length[e];
+      const key = judge ? judge.chance(strength[e] / length[e], magnitude[e] / length[e], a, b, area[a], area[b], length[e], boundary[e] / length[e]) : strength[e] / length[e];
       if (!tooSmall(a) && !tooSmall(b)) return key;
       return key < phase.standOutAbove || speck(a) || speck(b) ? SMALL_REGION_KEY + key : key;
     };
@@ -138,6 +139,7 @@ export function mergeSequence(graph: AdjacencyGraph, regionCount: number, phases
           length[parallel] += length[e];
           strength[parallel] += strength[e];
           magnitude[parallel] += magnitude[e];
+          boundary[parallel] += boundary[e];
           alive[e] = 0;
           changed.push(parallel);
         } else {

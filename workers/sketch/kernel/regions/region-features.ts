@@ -102,6 +102,12 @@ export interface BorderModel {
    */
   smootherGrain: number;
   grainierGrain: number;
+  /**
+   * The per-pixel boundary model's mean chance along the border where it is in focus (none where
+   * it is blurred: boundary/index.ts borderBoundary), as log(1 + 100 × it): a hundredth already
+   * tells a border from the flat paper around it.
+   */
+  logBoundary: number;
 }
 
 /** Each region's sum of its pixels' face weights (faces/index.ts faceWeights). */
@@ -158,7 +164,7 @@ export class HistogramJudge {
     return { smoother: Math.min(levelA, levelB), grainier: Math.max(levelA, levelB) };
   }
 
-  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number, length: number): number {
+  chance(meanSaliency: number, meanMagnitude: number, a: number, b: number, areaA: number, areaB: number, length: number, meanBoundary = 0): number {
     const m = this.model;
     const { lightness, grain, colour } = this.insideDistances(a, b, areaA, areaB);
     const { smoother, grainier } = this.grainLevels(a, b, areaA, areaB);
@@ -177,6 +183,7 @@ export class HistogramJudge {
       (this.hasColour ? 0 : m.greyPhoto) +
       m.smootherGrain * smoother +
       m.grainierGrain * grainier +
+      m.logBoundary * Math.log1p(100 * meanBoundary) +
       this.faceTerm(a, b, areaA, areaB);
     return 1 / (1 + Math.exp(-odds));
   }

@@ -53,20 +53,21 @@ export const REGION_TUNING = {
  * measures the pages on its val photos.
  */
 export const BORDER_MODEL: BorderModel = {
-  bias: -5.824,
-  logSaliency: -0.291,
-  logMagnitude: 2.284,
-  lightness: -0.901,
-  grain: 1.498,
-  colour: -0.002,
-  sqrtLightness: 1.288,
-  sqrtGrain: 1.514,
-  sqrtColour: 0.908,
-  logSmallerArea: 0.310,
-  logLength: -0.283,
-  greyPhoto: 0.531,
-  smootherGrain: -0.199,
-  grainierGrain: -4.526,
+  bias: -6.127,
+  logSaliency: -0.568,
+  logMagnitude: 2.039,
+  lightness: -0.749,
+  grain: 1.097,
+  colour: 0.032,
+  sqrtLightness: 0.935,
+  sqrtGrain: 1.071,
+  sqrtColour: 0.641,
+  logSmallerArea: 0.274,
+  logLength: -0.252,
+  greyPhoto: 0.332,
+  smootherGrain: -0.668,
+  grainierGrain: -3.675,
+  logBoundary: 0.611,
 };
 
 /**

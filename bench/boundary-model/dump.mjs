@@ -1,0 +1,30 @@
+// The boundary model's feature planes of BSDS500's train photos, as the kernel reads them
+// (bench/bsds-job.ts boundaryFeatureDump), for fitting the model (bench/boundary-model/train.py):
+//
+//   node bench/boundary-model/dump.mjs BSDS500 FEATURES
+//
+// Writes FEATURES/ID.f32 (the planes one after another, float32) and ID.shape ("planes height width").
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundleWorkerCode } from "../wasm-as-module.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const [data, out] = process.argv.slice(2);
+if (!data || !out) {
+  console.error("usage: node bench/boundary-model/dump.mjs BSDS500 FEATURES");
+  process.exit(2);
+}
+mkdirSync(out, { recursive: true });
+await bundleWorkerCode({ entryPoints: [join(root, "bench", "bsds-job.ts")], outdir: join(root, "bench", "out"), outExtension: { ".js": ".mjs" } });
+const job = await import(pathToFileURL(join(root, "bench", "out", "bsds-job.mjs")).href);
+const photos = join(resolve(data), "images", "train");
+const ids = readdirSync(photos).filter((f) => f.endsWith(".jpg")).map((f) => f.slice(0, -4)).sort();
+for (const id of ids) {
+  const { features, width, height } = await job.boundaryFeatureDump(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))));
+  const all = new Float32Array(features.length * width * height);
+  features.forEach((plane, f) => all.set(plane, f * width * height));
+  writeFileSync(join(out, `${id}.f32`), Buffer.from(all.buffer));
+  writeFileSync(join(out, `${id}.shape`), `${features.length} ${height} ${width}`);
+}
+console.log(`${ids.length} train photos' feature planes in ${out}`);
