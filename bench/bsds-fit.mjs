@@ -19,6 +19,10 @@ if (!data) {
 }
 const limit = args.includes("--limit") ? Number(args[args.indexOf("--limit") + 1]) : Infinity;
 const asMerged = args.includes("--as-merged");
+// Per train photo, the boundary model's chance on its analysis grid (ID.f32, float32), read in
+// place of the model's own answers: the model was fitted on these photos, so the border model is
+// fitted on its cross-fitted maps (bench/boundary-model/README.md).
+const boundaryMaps = args.includes("--boundary-maps") ? resolve(args[args.indexOf("--boundary-maps") + 1]) : null;
 const out = join(root, "bench", "out", "bsds-fit");
 mkdirSync(out, { recursive: true });
 await bundleWorkerCode({ entryPoints: [join(root, "bench", "bsds-job.ts")], outdir: join(root, "bench", "out"), outExtension: { ".js": ".mjs" } });
@@ -35,8 +39,10 @@ if (asMerged) {
     const bytes = readFileSync(join(out, `${id}.near`));
     // Each photo twice, in colour and in grey, so the model learns what a black-and-white photo's borders lack.
     const rows = [];
+    const given = boundaryMaps && readFileSync(join(boundaryMaps, `${id}.f32`));
+    const boundaryChance = given ? new Float32Array(given.buffer, given.byteOffset, given.byteLength / 4) : undefined;
     for (const grey of [false, true]) {
-      const merged = await job.mergedBorderRows(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))), new Float32Array(bytes.buffer, bytes.byteOffset, width * height), { grey });
+      const merged = await job.mergedBorderRows(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))), new Float32Array(bytes.buffer, bytes.byteOffset, width * height), { grey, boundaryChance });
       if (merged) rows.push(...merged.rows);
     }
     writeFileSync(join(out, `${id}.merged`), JSON.stringify(rows));

@@ -5,7 +5,8 @@
 import { DETAIL_LEVELS, type DetailLevel } from "../app/core/engine-limits";
 import { decodeToGray } from "../workers/sketch/pipeline";
 import { drawLevel, estimateNoise, fitWithin, grayToHierarchy, histogramOf, REGION_TUNING, toneCurve, type GrayPlane } from "../workers/sketch/kernel";
-import { buildHierarchy, finestBorders, LEVELS_FINE_TO_COARSE, mergePhases } from "../workers/sketch/kernel/regions";
+import { analysisPlanes, buildHierarchy, finestBorders, LEVELS_FINE_TO_COARSE, mergePhases } from "../workers/sketch/kernel/regions";
+import { boundaryFeaturePlanes } from "../workers/sketch/kernel/boundary";
 import { mergeSequence, type MergePhase } from "../workers/sketch/kernel/regions/merge-tree";
 
 export { DETAIL_LEVELS };
@@ -108,29 +109,30 @@ export async function finestBorderRows(bytes: Uint8Array) {
  * magnitude, the χ² distances of its regions' insides, the smaller area, and the share of its
  * cracks people drew near (`near`: per grid pixel, the share of people with a line within the
  * fit's tolerance; the larger of a crack's two pixels), then the smoother and the grainier side's
- * grain level (HistogramJudge grainLevels).
+ * grain level (HistogramJudge grainLevels) and the boundary model's mean chance along it (blur
+ * discounted; `boundaryChance` read in place of the model's, boundary/index.ts borderBoundary).
  */
-export async function mergedBorderRows(bytes: Uint8Array, near: Float32Array, { grey = false } = {}) {
+export async function mergedBorderRows(bytes: Uint8Array, near: Float32Array, { grey = false, boundaryChance }: { grey?: boolean; boundaryChance?: Float32Array } = {}) {
   const decoded = await decodeToGray(bytes);
   // A photo read as black and white: its chroma left out, as a grey JPEG or PNG gives none.
   const photo = grey ? { gray: decoded.gray, chroma: undefined } : decoded;
   const curve = toneCurve(histogramOf(photo.gray));
   const noise = estimateNoise(photo.gray);
-  const first = finestBorders(photo.gray, curve, noise, photo.chroma);
+  const first = finestBorders(photo.gray, curve, noise, photo.chroma, { boundaryChance });
   const { grid, basins, graph } = first;
   if (near.length !== basins.label.length) return null;
   const sequence = mergeSequence(graph, basins.count, mergePhases(Math.max(grid.width, grid.height)), first.judge);
   // A fresh judge (the first one's histograms were merged by the run) replays the merges.
-  const { judge } = finestBorders(photo.gray, curve, noise, photo.chroma);
+  const { judge } = finestBorders(photo.gray, curve, noise, photo.chroma, { boundaryChance });
 
   const count = basins.count;
   const pairKey = (a: number, b: number) => (a < b ? a * count + b : b * count + a);
-  // Per border: length, saliency and magnitude sums (as the tree adds them), drawn share sum and cracks.
-  const borders = new Map<number, { a: number; b: number; length: number; strength: number; magnitude: number; drawn: number; cracks: number }>();
+  // Per border: length, saliency, magnitude and boundary sums (as the tree adds them), drawn share sum and cracks.
+  const borders = new Map<number, { a: number; b: number; length: number; strength: number; magnitude: number; boundary: number; drawn: number; cracks: number }>();
   for (let e = 0; e < graph.edgeCount; e++) {
     const a = graph.edgeA[e];
     const b = graph.edgeB[e];
-    borders.set(pairKey(a, b), { a: Math.min(a, b), b: Math.max(a, b), length: graph.borderLength[e], strength: graph.borderStrength[e], magnitude: graph.borderMagnitude[e], drawn: 0, cracks: 0 });
+    borders.set(pairKey(a, b), { a: Math.min(a, b), b: Math.max(a, b), length: graph.borderLength[e], strength: graph.borderStrength[e], magnitude: graph.borderMagnitude[e], boundary: graph.borderBoundary ? graph.borderBoundary[e] : 0, drawn: 0, cracks: 0 });
   }
   const { label } = basins;
   const { width, height } = grid;
@@ -171,7 +173,7 @@ export async function mergedBorderRows(bytes: Uint8Array, near: Float32Array, { 
       if (border.cracks === 0) continue;
       const { lightness, grain, colour } = judge.insideDistances(border.a, border.b, area[border.a], area[border.b]);
       const { smoother, grainier } = judge.grainLevels(border.a, border.b, area[border.a], area[border.b]);
-      rows.push([grey ? -1 - stage : stage, border.length, border.strength / border.length, border.magnitude / border.length, lightness, grain, colour, Math.min(area[border.a], area[border.b]), border.drawn / border.cracks, smoother, grainier]);
+      rows.push([grey ? -1 - stage : stage, border.length, border.strength / border.length, border.magnitude / border.length, lightness, grain, colour, Math.min(area[border.a], area[border.b]), border.drawn / border.cracks, smoother, grainier, border.boundary / border.length]);
     }
   };
   checkpoint();
@@ -191,6 +193,7 @@ export async function mergedBorderRows(bytes: Uint8Array, near: Float32Array, { 
         parallel.length += moved.length;
         parallel.strength += moved.strength;
         parallel.magnitude += moved.magnitude;
+        parallel.boundary += moved.boundary;
         parallel.drawn += moved.drawn;
         parallel.cracks += moved.cracks;
       } else {
@@ -211,4 +214,14 @@ export async function mergedBorderRows(bytes: Uint8Array, near: Float32Array, { 
     if (regionsLeft * 1.5 <= lastCheckpoint && regionsLeft > 1) checkpoint();
   }
   return { rows };
+}
+
+/** The per-pixel boundary model's feature planes of a photo, at the model's scale (for fitting it offline). */
+export async function boundaryFeatureDump(bytes: Uint8Array, { withoutLightness = false } = {}) {
+  const { gray, chroma } = await decodeToGray(bytes);
+  const { grey, colour } = analysisPlanes(gray, toneCurve(histogramOf(gray)), chroma);
+  // The photo with its lightness taken away (one grey throughout), its colour kept: the same
+  // people's lines are there, and only the colour can find them.
+  const flat = { ...grey, data: new Uint8Array(grey.data.length).fill(128) };
+  return boundaryFeaturePlanes(withoutLightness ? flat : grey, colour);
 }

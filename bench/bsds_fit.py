@@ -41,7 +41,7 @@ def evidence(rows, pixels, grey, grain_levels):
     length, saliency, magnitude, lightness, grain, colour, smaller = (rows[:, i] for i in range(2, 9))
     return np.column_stack([np.log1p(saliency), np.log1p(magnitude), lightness, grain, colour, np.sqrt(lightness), np.sqrt(grain), np.sqrt(colour), np.log(smaller / pixels), np.log(length / np.sqrt(pixels)), grey * np.ones(len(rows)), grain_levels])
 
-NAMES = ["logSaliency", "logMagnitude", "lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour", "logSmallerArea", "logLength", "greyPhoto", "smootherGrain", "grainierGrain"]
+NAMES = ["logSaliency", "logMagnitude", "lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour", "logSmallerArea", "logLength", "greyPhoto", "smootherGrain", "grainierGrain", "logBoundary"]
 
 def near_map(data, name):
     """Per pixel of a train photo, the share of its people who drew a line within NEAR_PX."""
@@ -60,7 +60,7 @@ def write_near(data, out):
             f.write(f"{near.shape[1]} {near.shape[0]}")
 
 def merged_rows(borders):
-    """--merged: the rows bench/bsds-job.ts mergedBorderRows wrote (stage, length, saliency, magnitude, lightness, grain, colour, smaller area, drawn share, smoother and grainier grain level)."""
+    """--merged: the rows bench/bsds-job.ts mergedBorderRows wrote (stage, length, saliency, magnitude, lightness, grain, colour, smaller area, drawn share, smoother and grainier grain level, the boundary model's mean chance), the last as log(1 + 100 x it) (region-features.ts)."""
     X, Y, W = [], [], []
     for name in sorted(f[:-7] for f in os.listdir(borders) if f.endswith(".merged")):
         rows = np.array(json.load(open(os.path.join(borders, name + ".merged"))), dtype=float)
@@ -73,7 +73,7 @@ def merged_rows(borders):
         for stage in np.unique(rows[:, 0]):
             stage_length[stage] = rows[rows[:, 0] == stage, 1].sum()
         width, height = map(int, open(os.path.join(borders, name + ".shape")).read().split())
-        X.append(evidence(rows[:, [0, 0, 1, 2, 3, 4, 5, 6, 7]], width * height, (rows[:, 0] < 0).astype(float), rows[:, 9:11])); Y.append(rows[:, 8])
+        X.append(np.column_stack([evidence(rows[:, [0, 0, 1, 2, 3, 4, 5, 6, 7]], width * height, (rows[:, 0] < 0).astype(float), rows[:, 9:11]), np.log1p(100 * rows[:, 11])])); Y.append(rows[:, 8])
         W.append(rows[:, 1] / np.array([stage_length[s] for s in rows[:, 0]]))
     return np.concatenate(X), np.concatenate(Y), np.concatenate(W)
 
@@ -87,7 +87,8 @@ def finest_rows(data, borders):
             continue  # the analysis grid is the photo's own size for BSDS's 481 x 321 photos
         rows = np.array(meta["rows"], dtype=float)
         keep = rows[:, 8] >= MIN_AREA
-        X.append(evidence(rows[keep], label.size, 0, rows[keep, 9:11])); Y.append(border_targets(label, near, rows)[keep]); W.append(rows[keep, 2])
+        # No boundary model's answers on these rows (the first fit's): its weight fits to 0.
+        X.append(np.column_stack([evidence(rows[keep], label.size, 0, rows[keep, 9:11]), np.zeros(keep.sum())])); Y.append(border_targets(label, near, rows)[keep]); W.append(rows[keep, 2])
     return np.concatenate(X), np.concatenate(Y), np.concatenate(W)
 
 def main():

@@ -36,6 +36,14 @@ Prints JSON, best of `repeats` runs each:
                   borders of mean saliency under noBorderBelow (merge-tree.ts joinAcrossNoBorder:
                   union-find as hooking and pointer jumping in numpy), the joined regions' graph
                   from the basins' edges (adjacency.ts coarserGraph);
+                - the boundary model (boundary/, decision 035): the grid's toned grey and
+                  chroma brought to the model's plane (INTER_AREA), its 34 feature planes by
+                  cv2.boxFilter (the four squares at a pixel's corners compared across it),
+                  cv2.Sobel and our blurs; its boosted trees (boundary/model.json) walked in
+                  numpy, level by level for all trees at once, at the plane's pixels nearest the
+                  finest borders' cracks; per border the crest of the chance summed (np.bincount)
+                  and discounted by the border's blur, read from the magnitude along it and
+                  from the magnitude blurred;
                 - each region's inside (region-features.ts): per pixel a lightness bin (12, around
                   the mean, finer on a faint photo), a grain bin (floor(log2(1 + magnitude)), 6)
                   and a bin on each colour axis (8, colourBin's rule, by cv2.LUT); per region the
@@ -181,9 +189,9 @@ def read_tuning():
         "simple": {"minAreaCm2": 1.5, "minWidthMm": 2, "weakestBorderKept": 0.3, "standOutBorder": 0.6, "lineWidthMm": 0.6},
     }
     model = {
-        "bias": -5.824, "logSaliency": -0.291, "logMagnitude": 2.284, "lightness": -0.901, "grain": 1.498, "colour": -0.002,
-        "sqrtLightness": 1.288, "sqrtGrain": 1.514, "sqrtColour": 0.908, "logSmallerArea": 0.310, "logLength": -0.283,
-        "greyPhoto": 0.531, "smootherGrain": -0.199, "grainierGrain": -4.526,
+        "bias": -6.127, "logSaliency": -0.568, "logMagnitude": 2.039, "lightness": -0.749, "grain": 1.097, "colour": 0.032,
+        "sqrtLightness": 0.935, "sqrtGrain": 1.071, "sqrtColour": 0.641, "logSmallerArea": 0.274, "logLength": -0.252, "greyPhoto": 0.332,
+        "smootherGrain": -0.668, "grainierGrain": -3.675, "logBoundary": 0.611,
     }
     constants = {
         ("edge-map.ts", "CHROMA_SMOOTHING_PX"): 2, ("edge-map.ts", "SOBEL_VARIANCE"): 0.5, ("index.ts", "MIN_CONTRAST"): 0.05,
@@ -254,6 +262,57 @@ def read_stroke_tuning():
     return tuning, levels
 
 
+def read_boundary_model():
+    """The boundary model (decision 031): BOUNDARY_TUNING from boundary/tuning.ts, the square
+    sides from boundary/features.ts, read as read_tuning reads the regions' (these values where
+    they cannot be read, said on stderr), and its trees from boundary/model.json, laid out as
+    forest.ts lays them: complete to the deepest leaf, in heap order."""
+    tuning = {"modelLongEdge": 481, "blurProbePx": 2.5, "sharpPx": 2.5, "blurredPx": 5, "squareSides": [3, 6, 12], "spreadSides": [6, 12]}
+    unread = []
+    try:
+        block = re.search(r"BOUNDARY_TUNING\s*=\s*\{(.*?)\}", source_without_comments(os.path.join("..", "boundary", "tuning.ts")), re.S)
+    except OSError:
+        block = None
+    if block:
+        tuning.update((key, float(value)) for key, value in re.findall(r"(\w+)\s*:\s*(-?[\d.]+)", block.group(1)))
+    else:
+        unread.append("BOUNDARY_TUNING")
+    try:
+        text = source_without_comments(os.path.join("..", "boundary", "features.ts"))
+        for key, name in (("squareSides", "SQUARE_SIDES"), ("spreadSides", "SPREAD_SIDES")):
+            found = re.search(name + r"\s*=\s*\[([^\]]*)\]", text)
+            if found:
+                tuning[key] = [int(value) for value in re.findall(r"\d+", found.group(1))]
+            else:
+                unread.append(name)
+    except OSError:
+        unread.append("features.ts")
+    if unread:
+        print(f"opencv_recipe.py: not read from the engine's files, so as last known: {', '.join(unread)}", file=sys.stderr)
+    with open(os.path.join(REGIONS_SOURCE, "..", "boundary", "model.json")) as file:
+        model = json.load(file)
+
+    def depth_of(tree, node):
+        return 0 if tree["left"][node] < 0 else 1 + max(depth_of(tree, tree["left"][node]), depth_of(tree, tree["right"][node]))
+
+    depth = max(depth_of(tree, 0) for tree in model["trees"])
+    splits, leaves = 2 ** depth - 1, 2 ** depth
+    feature = np.zeros((len(model["trees"]), splits), np.int64)
+    threshold = np.full((len(model["trees"]), splits), np.inf, np.float32)
+    leaf = np.zeros((len(model["trees"]), leaves), np.float32)
+    for t, tree in enumerate(model["trees"]):
+        def place(node, at, level):
+            if tree["left"][node] >= 0:
+                feature[t, at], threshold[t, at] = tree["feature"][node], tree["threshold"][node]
+                place(tree["left"][node], 2 * at + 1, level + 1)
+                place(tree["right"][node], 2 * at + 2, level + 1)
+            else:
+                first = (at - (2 ** level - 1)) * 2 ** (depth - level)
+                leaf[t, first:first + 2 ** (depth - level)] = tree["value"][node]
+        place(0, 0, 0)
+    return tuning, {"baseline": model["baseline"], "depth": depth, "feature": feature, "threshold": threshold, "leaf": leaf}
+
+
 def read_face_tuning():
     """The face stage's numbers (decision 034): FACE_TUNING from faces/tuning.ts, read as
     read_tuning reads the regions'; these values where it cannot be read, said on stderr."""
@@ -277,6 +336,7 @@ def read_face_tuning():
 TUNING, LEVEL_REGIONS, BORDER_MODEL, CONSTANTS = read_tuning()
 STROKE_TUNING, LEVEL_STROKES = read_stroke_tuning()
 FACE_TUNING = read_face_tuning()
+BOUNDARY_TUNING, BOUNDARY_FOREST = read_boundary_model()
 ANALYSIS_LONG_EDGE = int(TUNING["analysisLongEdge"])
 SMOOTHING_MM = TUNING["smoothingMm"]
 NOISE_SMOOTHING = TUNING["noiseSmoothing"]
@@ -336,7 +396,8 @@ def blur(plane, sigma):
 def edge_maps(grey, noise, px_per_mm, chroma=None):
     """edge-map.ts: the flood map (Sobel magnitude of grey and colour, in grey levels of a step)
     and the saliency (the magnitude minus its surround), both in quarter grey levels; also the
-    smoothed grey and the magnitude (grey levels), which the regions' insides are read from.
+    smoothed grey and the magnitude (grey levels), which the regions' insides are read from, and
+    the smoothing's sigma (grid px).
     `chroma`: Cr and Cb on the grid, one 2-channel uint8 image, or None."""
     sigma = np.hypot(SMOOTHING_MM * px_per_mm, noise * NOISE_SMOOTHING)
     smooth = blur(grey.astype(np.float32), sigma)
@@ -378,7 +439,7 @@ def edge_maps(grey, noise, px_per_mm, chroma=None):
     if visible > 0:
         faint = magnitude < visible
         saliency[faint] *= (magnitude[faint] / visible) ** 2
-    return flood, quantised(saliency), strongest, smooth, magnitude
+    return flood, quantised(saliency), strongest, smooth, magnitude, sigma
 
 
 def watershed_basins(flood):
@@ -539,7 +600,8 @@ def key_of_chance(chance):
 
 class BorderKeys:
     """region-features.ts HistogramJudge.chance as the merge's keys: BORDER_MODEL's logistic
-    function of a border's mean saliency and mean magnitude, of the χ² distances of its two
+    function of a border's mean saliency, mean magnitude and mean boundary chance (the boundary
+    model's, discounted where blurred), of the χ² distances of its two
     regions' normalised histograms (lightness, grain, colour; each also as its square root), of
     the smaller region's share of the photo and the border's length over its scale, of whether
     the photo has colour, of the smoother and the grainier side's grain level (mean grain bin)
@@ -569,6 +631,8 @@ class BorderKeys:
         self.rooted = ODDS_STEPS * np.array([m["sqrtLightness"], m["sqrtGrain"], m["sqrtColour"]])
         self.bias = (m["bias"] + (0 if has_colour else m["greyPhoto"]) - ODDS_FLOOR) * ODDS_STEPS
         self.saliency, self.magnitude = ODDS_STEPS * m["logSaliency"], ODDS_STEPS * m["logMagnitude"]
+        # The boundary model's mean chance along the border, as log(1 + 100 x it) (region-features.ts).
+        self.boundary = ODDS_STEPS * m["logBoundary"]
         # Each side's grain level: its mean grain bin over GRAIN_BINS - 1, by one product.
         self.grain_level = np.zeros(bins)
         self.grain_level[LIGHTNESS_BINS:LIGHTNESS_BINS + GRAIN_BINS] = np.arange(GRAIN_BINS) / (GRAIN_BINS - 1)
@@ -578,15 +642,15 @@ class BorderKeys:
         reach = abs(m["bias"]) + abs(m["greyPhoto"]) + (abs(m["logSaliency"]) + abs(m["logMagnitude"])) * math.log1p(256) + sum(abs(m[name]) for name in ("lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour"))
         # A region's share lies in 1/pixels..1, a border's length over the scale in 1/scale..4 scale.
         reach += abs(m["logSmallerArea"]) * math.log(pixels) + abs(m["logLength"]) * (math.log(self.scale) + math.log(4 * self.scale))
-        reach += self.face_odds / ODDS_STEPS + abs(m["smootherGrain"]) + abs(m["grainierGrain"])
+        reach += self.face_odds / ODDS_STEPS + abs(m["smootherGrain"]) + abs(m["grainierGrain"]) + abs(m["logBoundary"]) * math.log1p(100)
         self.clamped = reach >= -ODDS_FLOOR
 
-    def of_borders(self, length, strength, magnitude):
+    def of_borders(self, length, strength, magnitude, boundary):
         """The borders' own part, from their sums (arrays)."""
-        return self.bias + self.saliency * np.log1p(strength / length) + self.magnitude * np.log1p(magnitude / length) + self.length_weight * np.log(length / self.scale)
+        return self.bias + self.saliency * np.log1p(strength / length) + self.magnitude * np.log1p(magnitude / length) + self.boundary * np.log1p(100 * boundary / length) + self.length_weight * np.log(length / self.scale)
 
-    def of_border(self, length, strength, magnitude):
-        return self.bias + self.saliency * math.log1p(strength / length) + self.magnitude * math.log1p(magnitude / length) + self.length_weight * math.log(length / self.scale)
+    def of_border(self, length, strength, magnitude, boundary):
+        return self.bias + self.saliency * math.log1p(strength / length) + self.magnitude * math.log1p(magnitude / length) + self.boundary * math.log1p(100 * boundary / length) + self.length_weight * math.log(length / self.scale)
 
     def of_sides(self, p, q, area_p, area_q):
         """The two sides' part: p, q their normalised histograms (rows, or one row against many),
@@ -606,7 +670,7 @@ class BorderKeys:
         return key
 
 
-def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms, phases, pixels, has_colour, has_faces=False):
+def merge_sequence(edge_a, edge_b, length, strength, magnitude, boundary, area, histograms, phases, pixels, has_colour, has_faces=False):
     """merge-tree.ts mergeSequence with the border judge: the border least likely drawn merged
     first, a phase per level from the finest. In a phase a region under its smallest area, or
     narrower than its narrowest (2 x area / border length), merges whatever its border unless the
@@ -627,11 +691,11 @@ def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms
     numpy's. Answers the merges (kept, gone) and how many were done when each phase ended."""
     edges, count = len(edge_a), len(area)
     keys = BorderKeys(histograms.shape[1], pixels, has_colour, has_faces)
-    border_key = keys.of_borders(length, strength, magnitude)  # per edge, kept up to date
+    border_key = keys.of_borders(length, strength, magnitude, boundary)  # per edge, kept up to date
     perimeter = (np.bincount(edge_a, weights=length, minlength=count) + np.bincount(edge_b, weights=length, minlength=count)).tolist()
     histograms += EMPTY_BIN
     normalised = histograms / np.maximum(area, 1)[:, None]
-    area, length, strength, magnitude = area.tolist(), length.tolist(), strength.tolist(), magnitude.tolist()
+    area, length, strength, magnitude, boundary = area.tolist(), length.tolist(), strength.tolist(), magnitude.tolist(), boundary.tolist()
     ends_a = edge_a.tolist()  # an edge's two regions, always the current ones
     ends_b = edge_b.tolist()
     neighbours = [{} for _ in range(count)]  # region -> {neighbouring region: edge}
@@ -716,7 +780,8 @@ def merge_sequence(edge_a, edge_b, length, strength, magnitude, area, histograms
                     length[parallel] += length[f]
                     strength[parallel] += strength[f]
                     magnitude[parallel] += magnitude[f]
-                    border_key[parallel] = keys.of_border(length[parallel], strength[parallel], magnitude[parallel])
+                    boundary[parallel] += boundary[f]
+                    border_key[parallel] = keys.of_border(length[parallel], strength[parallel], magnitude[parallel], boundary[parallel])
                     current[f] = None
                 else:
                     mine[other] = f
@@ -902,6 +967,109 @@ def face_weights(faces, width, height):
 # before its diagonals), and the ring clockwise from north that a pixel's crossings are counted on.
 STROKE_NEIGHBOURS = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
 STROKE_RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def sobel_steps(plane):
+    """edge-map.ts sobelSteps: the Sobel magnitude in grey levels of a step, the border pixels
+    copying their inner neighbour."""
+    steps = cv2.magnitude(cv2.Sobel(plane, cv2.CV_32F, 1, 0), cv2.Sobel(plane, cv2.CV_32F, 0, 1)) * 0.25
+    steps[:, 0], steps[:, -1] = steps[:, 1], steps[:, -2]
+    steps[0], steps[-1] = steps[1], steps[-2]
+    return steps
+
+
+def across_squares(plane, side):
+    """boundary/features.ts acrossSquares: the largest and the smallest of the four differences
+    across each pixel between the side x side squares touching its corners (box means by
+    cv2.boxFilter, the plane's edges replicated where ours clips the squares)."""
+    mean = cv2.boxFilter(plane, -1, (side, side), anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    padded = cv2.copyMakeBorder(mean, side + 1, side + 1, side + 1, side + 1, cv2.BORDER_REPLICATE)
+    h, w = plane.shape
+    near, far = slice(1, 1 + h), slice(side + 2, side + 2 + h)
+    near_x, far_x = slice(1, 1 + w), slice(side + 2, side + 2 + w)
+    tl, tr, bl, br = padded[near, near_x], padded[near, far_x], padded[far, near_x], padded[far, far_x]
+    across = np.stack([np.abs(tl + bl - tr - br) / 2, np.abs(tl + tr - bl - br) / 2, np.abs(tr - bl), np.abs(tl - br)])
+    return across.max(0), across.min(0)
+
+
+def boundary_features(lightness, cb, cr):
+    """boundary/features.ts boundaryFeatures: the 34 planes, in its order."""
+    grain = np.log1p(sobel_steps(blur(lightness, 1)))
+    planes = []
+    for plane in (lightness, cb, cr, grain):
+        for side in BOUNDARY_TUNING["squareSides"]:
+            planes.extend(across_squares(plane, side))
+    for side in BOUNDARY_TUNING["spreadSides"]:
+        before = side >> 1
+        mean = cv2.boxFilter(lightness, -1, (side, side), anchor=(before, before), borderType=cv2.BORDER_REPLICATE)
+        square = cv2.boxFilter(lightness * lightness, -1, (side, side), anchor=(before, before), borderType=cv2.BORDER_REPLICATE)
+        planes.extend(across_squares(np.sqrt(np.maximum(0, square - mean * mean)), side))
+    planes.extend(sobel_steps(blur(lightness, sigma)) for sigma in (1, 2, 4))
+    planes.extend([sobel_steps(blur(cb, 2)), sobel_steps(blur(cr, 2)), blur(grain, 4)])
+    return planes
+
+
+def border_boundary(grey, chroma, label, count, edge_a, edge_b, magnitude, sigma):
+    """boundary/index.ts borderBoundary: per border of the finest regions, the boundary model's
+    chance summed along it (each crack's larger pixel), discounted by the border's blur. The model
+    reads the grid at its own scale (INTER_AREA); its trees are walked, level by level for all of
+    them at once in numpy, only at the model's pixels nearest a border's cracks."""
+    h, w = label.shape
+    scale = min(1.0, BOUNDARY_TUNING["modelLongEdge"] / max(w, h))
+    size = (max(1, js_round(w * scale)), max(1, js_round(h * scale))) if scale < 1 else (w, h)
+    small = lambda plane: cv2.resize(plane, size, interpolation=cv2.INTER_AREA) if scale < 1 else plane
+    lightness = small(grey).astype(np.float32)
+    if chroma is None:
+        cb = cr = np.full(lightness.shape, 128, np.float32)
+    else:
+        colour = small(chroma).astype(np.float32)
+        cr, cb = colour[..., 0], colour[..., 1]
+    features = np.stack(boundary_features(lightness, cb, cr), axis=-1).reshape(size[0] * size[1], -1)
+    # Each grid pixel's nearest model pixel; the cracks' pixels (both sides) among them.
+    column = np.minimum(size[0] - 1, ((np.arange(w) + 0.5) * size[0] / w).astype(np.int64))
+    row = np.minimum(size[1] - 1, ((np.arange(h) + 0.5) * size[1] / h).astype(np.int64))
+    nearest = row[:, None] * size[0] + column[None, :]
+    across = np.zeros((h, w), bool)
+    across[:, :-1] |= label[:, :-1] != label[:, 1:]
+    across[:, 1:] |= label[:, :-1] != label[:, 1:]
+    across[:-1] |= label[:-1] != label[1:]
+    across[1:] |= label[:-1] != label[1:]
+    wanted = np.unique(nearest[across])
+    forest = BOUNDARY_FOREST
+    splits = forest["feature"].shape[1]
+    rows = features[wanted]
+    node = np.zeros((len(wanted), len(forest["leaf"])), np.int64)
+    trees = np.arange(len(forest["leaf"]))
+    for _ in range(forest["depth"]):
+        split = (trees * splits + node)
+        value = np.take_along_axis(rows, forest["feature"].ravel()[split], axis=1)
+        node = 2 * node + 1 + (value > forest["threshold"].ravel()[split])
+    odds = forest["baseline"] + forest["leaf"][trees, node - splits].sum(1)
+    chance = np.zeros(size[0] * size[1], np.float32)
+    chance[wanted] = 1 / (1 + np.exp(-odds))
+    chance = chance[nearest]
+    # The border's step in the edge maps' magnitude (grey and colour) and in it blurred by
+    # blurProbePx: their ratio gives its blur (boundary/index.ts), which takes its evidence away
+    # from sharpPx to blurredPx.
+    steps = magnitude
+    wider = blur(magnitude, BOUNDARY_TUNING["blurProbePx"])
+    key = np.minimum(edge_a, edge_b).astype(np.int64) * count + np.maximum(edge_a, edge_b)
+    order = np.argsort(key)
+    sums = np.zeros((3, len(key)))
+    for first, second in ((label[:, :-1], label[:, 1:]), (label[:-1], label[1:])):
+        crack = first != second
+        pair = np.minimum(first[crack], second[crack]).astype(np.int64) * count + np.maximum(first[crack], second[crack])
+        edge = order[np.searchsorted(key, pair, sorter=order)]
+        for k, plane in enumerate((chance, steps, wider)):
+            one, other = (plane[:, :-1], plane[:, 1:]) if first.shape[1] < w else (plane[:-1], plane[1:])
+            sums[k] += np.bincount(edge, weights=np.maximum(one[crack], other[crack]), minlength=len(key))
+    near = sigma * sigma + SOBEL_VARIANCE
+    far = near + BOUNDARY_TUNING["blurProbePx"] ** 2
+    ratio2 = (sums[1] / np.maximum(sums[2], 1e-6)) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        blur_px = np.where(ratio2 <= 1, np.inf, np.sqrt(np.maximum(0, (far - ratio2 * near) / (ratio2 - 1))))
+    sharp, blurred = BOUNDARY_TUNING["sharpPx"], BOUNDARY_TUNING["blurredPx"]
+    return sums[0] * np.clip((blurred - blur_px) / (blurred - sharp), 0, 1)
 
 
 def dark_line_depth(smooth, mm_per_px, contrast, suppression=None):
@@ -1232,7 +1400,7 @@ def hierarchy(photo):
     h, w = photo.shape[:2]
     small, chroma, grid, grid_noise = analysis_grid(photo)
     px_per_mm = max(grid) / PRINT_LONG_EDGE_MM
-    flood, saliency, strongest, smooth, magnitude = edge_maps(small, grid_noise, px_per_mm, chroma)
+    flood, saliency, strongest, smooth, magnitude, sigma = edge_maps(small, grid_noise, px_per_mm, chroma)
     faces = find_faces(small)
     face_weight = face_weights(faces, *grid)
     basin, basins = watershed_basins(flood)
@@ -1240,6 +1408,7 @@ def hierarchy(photo):
     region_of, count = join_across_no_border(edge_a, edge_b, length, strength, basins)
     label = region_of[basin]
     edge_a, edge_b, length, strength, border_magnitude, area = coarser_graph(edge_a, edge_b, length, strength, border_magnitude, area, region_of, count)
+    boundary = border_boundary(small, chroma, label, count, edge_a, edge_b, magnitude, sigma)
     # A faint photo's lightness is read in finer steps (index.ts finestBorders).
     contrast = min(1.0, strongest / (CLEAR_PHOTO_EDGE_STEPS * VISIBLE_STEP))
     histograms = region_histograms(smooth, magnitude, max(contrast, MIN_CONTRAST), chroma, label, count)
@@ -1254,7 +1423,7 @@ def hierarchy(photo):
         "standOutAbove": LEVEL_REGIONS[name]["standOutBorder"],
         "standOutArea": SMALLEST_STANDING_OUT_CM2 * per_cm2,
     } for name in LEVEL_NAMES]
-    kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, area, histograms, phases, grid[0] * grid[1], chroma is not None, face_weight is not None)
+    kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, boundary, area, histograms, phases, grid[0] * grid[1], chroma is not None, face_weight is not None)
     arc_sigma = ARC_SMOOTHING_MM * px_per_mm
     finest = partition_after(count, kept, gone, phase_end[0])[label]
     strokes = find_strokes(smooth, 1 / px_per_mm, max(contrast, MIN_CONTRAST), face_weight)

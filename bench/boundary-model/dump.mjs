@@ -3,7 +3,8 @@
 //
 //   node bench/boundary-model/dump.mjs BSDS500 FEATURES
 //
-// Writes FEATURES/ID.f32 (the planes one after another, float32) and ID.shape ("planes height width").
+// Writes FEATURES/ID.f32 (the planes one after another, float32), ID.colour.f32 (the same with the
+// photo's lightness taken away) and ID.shape ("planes height width").
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -21,10 +22,15 @@ const job = await import(pathToFileURL(join(root, "bench", "out", "bsds-job.mjs"
 const photos = join(resolve(data), "images", "train");
 const ids = readdirSync(photos).filter((f) => f.endsWith(".jpg")).map((f) => f.slice(0, -4)).sort();
 for (const id of ids) {
-  const { features, width, height } = await job.boundaryFeatureDump(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))));
-  const all = new Float32Array(features.length * width * height);
-  features.forEach((plane, f) => all.set(plane, f * width * height));
-  writeFileSync(join(out, `${id}.f32`), Buffer.from(all.buffer));
-  writeFileSync(join(out, `${id}.shape`), `${features.length} ${height} ${width}`);
+  const bytes = new Uint8Array(readFileSync(join(photos, `${id}.jpg`)));
+  // As the photo is, and with its lightness taken away (ID.colour.f32): BSDS's colour borders
+  // nearly all have a lightness step too, so the trees learn colour alone from these.
+  for (const [suffix, withoutLightness] of [["", false], [".colour", true]]) {
+    const { features, width, height } = await job.boundaryFeatureDump(bytes, { withoutLightness });
+    const all = new Float32Array(features.length * width * height);
+    features.forEach((plane, f) => all.set(plane, f * width * height));
+    writeFileSync(join(out, `${id}${suffix}.f32`), Buffer.from(all.buffer));
+    writeFileSync(join(out, `${id}.shape`), `${features.length} ${height} ${width}`);
+  }
 }
 console.log(`${ids.length} train photos' feature planes in ${out}`);

@@ -21,6 +21,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 
 TREES, DEPTH, LEARNING_RATE = 40, 6, 0.25
 PIXELS_PER_PHOTO = 1500  # drawn-near pixels, and as many anywhere, per photo
+COLOUR_ONLY_SHARE = float(os.environ.get("COLOUR_ONLY_SHARE", 0.5))  # of those, again from the photo without its lightness
 
 data, features, near_dir, out = sys.argv[1:5]
 os.makedirs(out, exist_ok=True)
@@ -28,9 +29,9 @@ train = sorted(name[:-4] for name in os.listdir(os.path.join(data, "images", "tr
 random = np.random.default_rng(0)
 
 
-def planes(name):
+def planes(name, suffix=""):
     count, height, width = map(int, open(os.path.join(features, name + ".shape")).read().split())
-    return np.fromfile(os.path.join(features, name + ".f32"), dtype=np.float32).reshape(count, height * width).T
+    return np.fromfile(os.path.join(features, name + suffix + ".f32"), dtype=np.float32).reshape(count, height * width).T
 
 
 def near(name):
@@ -41,10 +42,14 @@ def near(name):
 def fit(names):
     X, y = [], []
     for name in names:
-        rows, share = planes(name), near(name)
+        share = near(name)
         drawn = np.flatnonzero(share > 0)
         picked = np.r_[random.choice(drawn, min(PIXELS_PER_PHOTO, len(drawn)), replace=False), random.choice(len(share), PIXELS_PER_PHOTO, replace=False)]
-        X.append(rows[picked]); y.append(share[picked])
+        X.append(planes(name)[picked]); y.append(share[picked])
+        # The same pixels with the photo's lightness taken away, a share of them (dump.mjs): the
+        # lines people drew where only the colour shows them.
+        colour_only = random.choice(picked, int(len(picked) * COLOUR_ONLY_SHARE), replace=False)
+        X.append(planes(name, ".colour")[colour_only]); y.append(share[colour_only])
     X, y = np.concatenate(X), np.concatenate(y)
     # The share as a soft label: each row once drawn (weight share) and once not (1 - share).
     model = HistGradientBoostingClassifier(max_iter=TREES, max_depth=DEPTH, learning_rate=LEARNING_RATE)
