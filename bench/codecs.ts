@@ -10,7 +10,7 @@ import { pngCodecWasm } from "../workers/sketch/decode/wasm-modules";
 
 /** What the upload page does to a photo over print size, for the bench's upload-sized photo. */
 export { JPEG_QUALITY as UPLOAD_JPEG_QUALITY, targetSize as uploadSize } from "../app/lib/prepare-photo";
-export { integrate } from "../workers/sketch/kernel/faces/detect";
+export { integrate } from "../workers/sketch/kernel/summed-area";
 
 type InitFromModule = (module: WebAssembly.Module) => Promise<unknown>;
 let ready: Promise<unknown> | undefined;

@@ -1056,12 +1056,14 @@ def border_boundary(grey, chroma, label, count, edge_a, edge_b, magnitude, sigma
     key = np.minimum(edge_a, edge_b).astype(np.int64) * count + np.maximum(edge_a, edge_b)
     order = np.argsort(key)
     sums = np.zeros((3, len(key)))
-    for first, second in ((label[:, :-1], label[:, 1:]), (label[:-1], label[1:])):
+    # The vertical cracks (each pixel and the one to its right), then the horizontal ones (below).
+    for neighbours in (lambda plane: (plane[:, :-1], plane[:, 1:]), lambda plane: (plane[:-1], plane[1:])):
+        first, second = neighbours(label)
         crack = first != second
         pair = np.minimum(first[crack], second[crack]).astype(np.int64) * count + np.maximum(first[crack], second[crack])
         edge = order[np.searchsorted(key, pair, sorter=order)]
         for k, plane in enumerate((chance, steps, wider)):
-            one, other = (plane[:, :-1], plane[:, 1:]) if first.shape[1] < w else (plane[:-1], plane[1:])
+            one, other = neighbours(plane)
             sums[k] += np.bincount(edge, weights=np.maximum(one[crack], other[crack]), minlength=len(key))
     near = sigma * sigma + SOBEL_VARIANCE
     far = near + BOUNDARY_TUNING["blurProbePx"] ** 2

@@ -7,37 +7,23 @@
  */
 import { blurFloatInPlace, type FloatPlane } from "../regions/float-plane";
 import { sobelSteps } from "../regions/edge-map";
+import { integrate, rectangleMean } from "../summed-area";
 
 export const SQUARE_SIDES = [3, 6, 12] as const;
 export const SPREAD_SIDES = [6, 12] as const;
 
-/** Sums over any rectangle of a plane in four lookups. */
-class SummedArea {
-  readonly sums: Float64Array;
-  constructor(readonly data: Float32Array, readonly width: number, readonly height: number, square = false) {
-    const stride = width + 1;
-    const sums = new Float64Array(stride * (height + 1));
-    for (let y = 0; y < height; y++) {
-      let row = 0;
-      for (let x = 0; x < width; x++) {
-        const v = data[y * width + x];
-        row += square ? v * v : v;
-        sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1] + row;
-      }
-    }
-    this.sums = sums;
-  }
-  /** The mean over columns x0..x1-1 and rows y0..y1-1, clipped to the plane; NaN if empty. */
-  mean(x0: number, y0: number, x1: number, y1: number): number {
-    if (x0 < 0) x0 = 0;
-    if (y0 < 0) y0 = 0;
-    if (x1 > this.width) x1 = this.width;
-    if (y1 > this.height) y1 = this.height;
-    if (x1 <= x0 || y1 <= y0) return NaN;
-    const s = this.sums;
-    const stride = this.width + 1;
-    return (s[y1 * stride + x1] - s[y0 * stride + x1] - s[y1 * stride + x0] + s[y0 * stride + x0]) / ((x1 - x0) * (y1 - y0));
-  }
+/** A float plane with its summed-area table. */
+interface SummedPlane {
+  data: Float32Array;
+  width: number;
+  height: number;
+  sums: Float64Array;
+}
+
+function summed(data: Float32Array, width: number, height: number): SummedPlane {
+  const sums = new Float64Array((width + 1) * (height + 1));
+  integrate({ data, width, height }, sums);
+  return { data, width, height, sums };
 }
 
 /**
@@ -47,7 +33,7 @@ class SummedArea {
  * 16. Near the plane's edges the squares are clipped to it (a square wholly outside takes the
  * pixel's own value).
  */
-function acrossSquares(table: SummedArea, side: number, largest: Float32Array, smallest: Float32Array, wanted?: Uint8Array): void {
+function acrossSquares(table: SummedPlane, side: number, largest: Float32Array, smallest: Float32Array, wanted?: Uint8Array): void {
   const { data: plane, width, height, sums } = table;
   const stride = width + 1;
   const area = side * side;
@@ -74,11 +60,14 @@ function acrossSquares(table: SummedArea, side: number, largest: Float32Array, s
         br = squares[below + x + 1];
       } else {
         const own = plane[i];
-        const orOwn = (v: number) => (Number.isNaN(v) ? own : v);
-        tl = orOwn(table.mean(x - side, y - side, x, y));
-        tr = orOwn(table.mean(x + 1, y - side, x + 1 + side, y));
-        bl = orOwn(table.mean(x - side, y + 1, x, y + 1 + side));
-        br = orOwn(table.mean(x + 1, y + 1, x + 1 + side, y + 1 + side));
+        const mean = (x0: number, y0: number, x1: number, y1: number) => {
+          const m = rectangleMean(sums, width, height, x0, y0, x1, y1);
+          return Number.isNaN(m) ? own : m;
+        };
+        tl = mean(x - side, y - side, x, y);
+        tr = mean(x + 1, y - side, x + 1 + side, y);
+        bl = mean(x - side, y + 1, x, y + 1 + side);
+        br = mean(x + 1, y + 1, x + 1 + side, y + 1 + side);
       }
       // Left against right, top against bottom, and the two diagonals.
       const a = Math.abs(tl + bl - tr - br) / 2;
@@ -100,14 +89,15 @@ function acrossSquares(table: SummedArea, side: number, largest: Float32Array, s
 
 /** The spread (standard deviation) of a plane over a centred square of `side`. */
 function spread(plane: Float32Array, width: number, height: number, side: number): Float32Array {
-  const sums = new SummedArea(plane, width, height);
-  const squares = new SummedArea(plane, width, height, true);
+  const sums = new Float64Array((width + 1) * (height + 1));
+  const squares = new Float64Array(sums.length);
+  integrate({ data: plane, width, height }, sums, squares);
   const out = new Float32Array(plane.length);
   const before = side >> 1;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const m = sums.mean(x - before, y - before, x - before + side, y - before + side);
-      const q = squares.mean(x - before, y - before, x - before + side, y - before + side);
+      const m = rectangleMean(sums, width, height, x - before, y - before, x - before + side, y - before + side);
+      const q = rectangleMean(squares, width, height, x - before, y - before, x - before + side, y - before + side);
       out[y * width + x] = Math.sqrt(Math.max(0, q - m * m));
     }
   }
@@ -125,21 +115,22 @@ function blurred(plane: Float32Array, width: number, height: number, sigma: numb
  * squares compared only at the pixels `wanted` marks (all if none), 0 elsewhere.
  */
 export function boundaryFeatures(lightness: Float32Array, cb: Float32Array, cr: Float32Array, width: number, height: number, wanted?: Uint8Array): Float32Array[] {
-  const grain = sobelSteps(blurred(lightness, width, height, 1)).data;
-  for (let i = 0; i < grain.length; i++) grain[i] = Math.log1p(grain[i]);
+  const stepsAt = (sigma: number) => sobelSteps(blurred(lightness, width, height, sigma)).data;
+  const finestSteps = stepsAt(1);
+  const grain = finestSteps.map(Math.log1p);
   const planes: Float32Array[] = [];
-  const across = (table: SummedArea, side: number) => {
+  const across = (table: SummedPlane, side: number) => {
     const largest = new Float32Array(width * height);
     const smallest = new Float32Array(width * height);
     acrossSquares(table, side, largest, smallest, wanted);
     planes.push(largest, smallest);
   };
   for (const plane of [lightness, cb, cr, grain]) {
-    const table = new SummedArea(plane, width, height);
+    const table = summed(plane, width, height);
     for (const side of SQUARE_SIDES) across(table, side);
   }
-  for (const side of SPREAD_SIDES) across(new SummedArea(spread(lightness, width, height, side), width, height), side);
-  for (const sigma of [1, 2, 4]) planes.push(sobelSteps(blurred(lightness, width, height, sigma)).data);
+  for (const side of SPREAD_SIDES) across(summed(spread(lightness, width, height, side), width, height), side);
+  planes.push(finestSteps, stepsAt(2), stepsAt(4));
   planes.push(sobelSteps(blurred(cb, width, height, 2)).data, sobelSteps(blurred(cr, width, height, 2)).data);
   planes.push(blurred(grain, width, height, 4).data);
   return planes;

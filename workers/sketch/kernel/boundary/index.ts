@@ -55,13 +55,17 @@ function modelPlane(grey: GrayPlane): { width: number; height: number } {
 /** The feature planes at the model's scale, for a toned grey grid plane and its colour (grid-sized). */
 export function boundaryFeaturePlanes(grey: GrayPlane, colour?: { cb: Uint8Array; cr: Uint8Array }, wanted?: Uint8Array) {
   const plane = modelPlane(grey);
+  return { features: featuresOn(plane, grey, colour, wanted), width: plane.width, height: plane.height };
+}
+
+/** The feature planes on `plane` (the model's, from modelPlane) of a grid plane and its colour. */
+function featuresOn(plane: { width: number; height: number }, grey: GrayPlane, colour: { cb: Uint8Array; cr: Uint8Array } | undefined, wanted?: Uint8Array): Float32Array[] {
   const at = (data: Uint8Array) => {
     const small = plane.width === grey.width && plane.height === grey.height ? data : areaResize({ data, width: grey.width, height: grey.height }, plane.width, plane.height).data;
     return Float32Array.from(small);
   };
   const flat = new Float32Array(plane.width * plane.height).fill(128);
-  const features = boundaryFeatures(at(grey.data), colour ? at(colour.cb) : flat, colour ? at(colour.cr) : flat.slice(), plane.width, plane.height, wanted);
-  return { features, width: plane.width, height: plane.height };
+  return boundaryFeatures(at(grey.data), colour ? at(colour.cb) : flat, colour ? at(colour.cr) : flat.slice(), plane.width, plane.height, wanted);
 }
 
 /**
@@ -71,10 +75,11 @@ export function boundaryFeaturePlanes(grey: GrayPlane, colour?: { cb: Uint8Array
  */
 export function boundaryMap(grey: GrayPlane, colour?: { cb: Uint8Array; cr: Uint8Array }, label?: Int32Array): Float32Array {
   forest ??= forestFromJson(modelJson as ForestJson);
-  const { width, height } = modelPlane(grey);
+  const plane = modelPlane(grey);
+  const { width, height } = plane;
   const nearest = nearestPixels(grey.width, grey.height, width, height);
   const wanted = label ? onBorders(label, grey.width, grey.height, nearest, width * height) : undefined;
-  const { features } = boundaryFeaturePlanes(grey, colour, wanted);
+  const features = featuresOn(plane, grey, colour, wanted);
   const chance = evaluateForest(forest, features, width * height, wanted);
   const out = new Float32Array(grey.width * grey.height);
   for (let i = 0; i < out.length; i++) out[i] = chance[nearest[i]];

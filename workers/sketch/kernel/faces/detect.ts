@@ -6,6 +6,7 @@
  */
 import type { GrayPlane } from "../plane";
 import { areaResize } from "../resize";
+import { integrate } from "../summed-area";
 import type { FaceCascade } from "./cascade";
 import { FACE_TUNING } from "./tuning";
 
@@ -194,28 +195,6 @@ function windowsPastStage(
     kept++;
   }
   return kept;
-}
-
-/** The integral image of a plane and of its squares, (width + 1) × (height + 1), into the given buffers. */
-export function integrate({ data, width, height }: GrayPlane, sums: Int32Array, squares: Float64Array): void {
-  const stride = width + 1;
-  sums.fill(0, 0, stride);
-  squares.fill(0, 0, stride);
-  for (let y = 0; y < height; y++) {
-    let rowSum = 0;
-    let rowSquares = 0;
-    const above = y * stride;
-    const here = above + stride;
-    sums[here] = 0;
-    squares[here] = 0;
-    for (let x = 0; x < width; x++) {
-      const v = data[y * width + x];
-      rowSum += v;
-      rowSquares += v * v;
-      sums[here + x + 1] = sums[above + x + 1] + rowSum;
-      squares[here + x + 1] = squares[above + x + 1] + rowSquares;
-    }
-  }
 }
 
 /**
