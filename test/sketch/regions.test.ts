@@ -78,8 +78,8 @@ describe("blur", () => {
     return Float32Array.from(out);
   }
 
-  it("is three clamped boxes along the rows and down the columns, on planes wider, taller and narrower than a box", () => {
-    for (const [width, height, sigma] of [[37, 23, 1.3], [23, 70, 4], [5, 40, 6], [70, 3, 2.5]]) {
+  it("is three clamped boxes along the rows and down the columns, on planes wider, taller and narrower than a box, and wider than the columns' strips", () => {
+    for (const [width, height, sigma] of [[37, 23, 1.3], [23, 70, 4], [5, 40, 6], [70, 3, 2.5], [150, 31, 3]]) {
       const data = Float32Array.from({ length: width * height }, (_, i) => ((i * 7919) % 251) + (i % width < width / 2 ? 0 : 60));
       const expected = blurByDefinition({ data, width, height }, sigma);
       const plane = { data: data.slice(), width, height };

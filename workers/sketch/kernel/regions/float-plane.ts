@@ -13,31 +13,34 @@ export interface FloatPlane {
  * independent of sigma); edges are clamped. Sigmas under 0.5 leave the plane as it is.
  *
  * Each row takes its three boxes in a row at a time, through two line buffers that stay in the
- * cache; the columns are done the same way on the plane turned on its side (a blocked transpose
- * there and back), so every box runs along memory. Sliding a sum down the columns, a row at a time,
- * took three passes over the whole plane and a copy of it per box: 15 ms against 13 for a
- * 1100 × 688 grid, whatever the sigma.
+ * cache. The columns go in strips of COLUMN_STRIP side by side: each box slides down a strip a row
+ * at a time, carrying one running sum per column, so every read and write runs along a row and a
+ * strip's two buffers stay in the cache. Each column's sums are added in the same order as a row's
+ * (the same values, to the bit, as turning the plane on its side and back, which this replaced:
+ * 11 ms against 14.5 for a 1100 × 688 grid, whatever the sigma).
  */
 export function blurFloatInPlace(plane: FloatPlane, sigma: number): void {
   if (sigma < 0.5) return;
   const radii = boxWidthsForGaussian(sigma, 3).map((boxWidth) => (boxWidth - 1) >> 1);
   const { data, width, height } = plane;
-  const longest = Math.max(width, height);
-  const first = new Float32Array(longest);
-  const second = new Float32Array(longest);
-  for (let y = 0; y < height; y++) threeBoxes(data, y * width, width, radii, first, second);
-  const turned = new Float32Array(data.length);
-  transpose(data, width, height, turned);
-  for (let x = 0; x < width; x++) threeBoxes(turned, x * height, height, radii, first, second);
-  transpose(turned, height, width, data);
+  const first = new Float32Array(Math.max(width, COLUMN_STRIP * height));
+  const second = new Float32Array(first.length);
+  for (let y = 0; y < height; y++) {
+    boxLine(data, y * width, width, radii[0], first, 0);
+    boxLine(first, 0, width, radii[1], second, 0);
+    boxLine(second, 0, width, radii[2], data, y * width);
+  }
+  const sums = new Float64Array(COLUMN_STRIP);
+  for (let x0 = 0; x0 < width; x0 += COLUMN_STRIP) {
+    const columns = Math.min(COLUMN_STRIP, width - x0);
+    boxColumns(data, x0, width, height, radii[0], first, 0, columns, columns, sums);
+    boxColumns(first, 0, columns, height, radii[1], second, 0, columns, columns, sums);
+    boxColumns(second, 0, columns, height, radii[2], data, x0, width, columns, sums);
+  }
 }
 
-/** The three boxes along the line of `count` values at `start`, in place (through the two buffers). */
-function threeBoxes(data: Float32Array, start: number, count: number, radii: number[], first: Float32Array, second: Float32Array): void {
-  boxLine(data, start, count, radii[0], first, 0);
-  boxLine(first, 0, count, radii[1], second, 0);
-  boxLine(second, 0, count, radii[2], data, start);
-}
+/** Columns a strip of the blur's vertical pass: 64 rows of two float buffers fit the cache (32-256 all measured alike). */
+const COLUMN_STRIP = 64;
 
 /** One running-sum box of the given radius over `count` values of `source` from `from`, into `target` from `to` (ends clamped). */
 function boxLine(source: Float32Array, from: number, count: number, radius: number, target: Float32Array, to: number): void {
@@ -66,19 +69,47 @@ function boxLine(source: Float32Array, from: number, count: number, radius: numb
   }
 }
 
-/** Tiles of the transpose: 32 × 32 floats read along rows and written along columns stay in the cache. */
-const TRANSPOSE_TILE = 32;
-
-/** `target` (height × width) = `source` (width × height) turned on its side. */
-function transpose(source: Float32Array, width: number, height: number, target: Float32Array): void {
-  for (let y0 = 0; y0 < height; y0 += TRANSPOSE_TILE) {
-    const y1 = Math.min(height, y0 + TRANSPOSE_TILE);
-    for (let x0 = 0; x0 < width; x0 += TRANSPOSE_TILE) {
-      const x1 = Math.min(width, x0 + TRANSPOSE_TILE);
-      for (let y = y0; y < y1; y++) {
-        const row = y * width;
-        for (let x = x0; x < x1; x++) target[x * height + y] = source[row + x];
-      }
+/**
+ * boxLine down `count` rows of `columns` adjacent columns at once: the source's rows start at
+ * `from + y × sourceStride`, the target's at `to + y × targetStride`; `sums` holds a running sum
+ * per column.
+ */
+function boxColumns(source: Float32Array, from: number, sourceStride: number, count: number, radius: number, target: Float32Array, to: number, targetStride: number, columns: number, sums: Float64Array): void {
+  const last = count - 1;
+  const norm = 1 / (2 * radius + 1);
+  sums.fill(0, 0, columns);
+  for (let k = -radius; k <= radius; k++) {
+    const row = from + (k < 0 ? 0 : k > last ? last : k) * sourceStride;
+    for (let c = 0; c < columns; c++) sums[c] += source[row + c];
+  }
+  const firstRow = from;
+  const lastRow = from + last * sourceStride;
+  const inside = Math.max(radius, Math.min(count, last - radius));
+  for (let i = 0; i < Math.min(radius, count); i++) {
+    const out = to + i * targetStride;
+    const enter = i + radius + 1;
+    const enterRow = from + (enter > last ? last : enter) * sourceStride;
+    for (let c = 0; c < columns; c++) {
+      target[out + c] = sums[c] * norm;
+      sums[c] += source[enterRow + c] - source[firstRow + c];
+    }
+  }
+  for (let i = radius; i < inside; i++) {
+    const out = to + i * targetStride;
+    const enterRow = from + (i + radius + 1) * sourceStride;
+    const leaveRow = from + (i - radius) * sourceStride;
+    for (let c = 0; c < columns; c++) {
+      target[out + c] = sums[c] * norm;
+      sums[c] += source[enterRow + c] - source[leaveRow + c];
+    }
+  }
+  for (let i = inside; i < count; i++) {
+    const out = to + i * targetStride;
+    const leave = i - radius;
+    const leaveRow = from + (leave < 0 ? 0 : leave) * sourceStride;
+    for (let c = 0; c < columns; c++) {
+      target[out + c] = sums[c] * norm;
+      sums[c] += source[lastRow + c] - source[leaveRow + c];
     }
   }
 }
