@@ -12,7 +12,7 @@ export interface FloatPlane {
  * Gaussian blur of a float plane in place, as three stacked box filters per axis (cost per pixel
  * independent of sigma); edges are clamped. Sigmas under 0.5 leave the plane as it is.
  *
- * Each row takes its three boxes in a row at a time, through two line buffers that stay in the
+ * Each row takes its three boxes one after another, through two line buffers that stay in the
  * cache. The columns go in strips of COLUMN_STRIP side by side: each box slides down a strip a row
  * at a time, carrying one running sum per column, so every read and write runs along a row and a
  * strip's two buffers stay in the cache. Each column's sums are added in the same order as a row's
@@ -39,7 +39,7 @@ export function blurFloatInPlace(plane: FloatPlane, sigma: number): void {
   }
 }
 
-/** Columns a strip of the blur's vertical pass: 64 rows of two float buffers fit the cache (32-256 all measured alike). */
+/** Columns in each strip of the blur's vertical pass (strips of 32 to 256 columns measured alike). */
 const COLUMN_STRIP = 64;
 
 /** One running-sum box of the given radius over `count` values of `source` from `from`, into `target` from `to` (ends clamped). */
