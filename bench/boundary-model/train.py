@@ -2,7 +2,7 @@
 train photos: boosted trees (scikit-learn's HistGradientBoostingClassifier) from the kernel's own
 feature planes to the share of the photo's people who drew a line within 2 px of the pixel.
 
-    python3 bench/boundary-model/train.py BSDS500 FEATURES NEAR OUT
+    python3 bench/boundary-model/train.py BSDS500 FEATURES NEAR OUT [--extra DIR] [--maps-only N]
 
 FEATURES: the planes `node bench/boundary-model/dump.mjs BSDS500 FEATURES` wrote (ID.f32, ID.shape);
 NEAR: bench/out/bsds-fit after `npm run bench:bsds-fit -- BSDS500 --as-merged` (ID.near, ID.shape,
@@ -11,6 +11,10 @@ ID.f32, its chance map from a model fitted on the other half of train (cross-fit
 model can be fitted on maps of photos their model never saw: `npm run bench:bsds-fit -- BSDS500
 --as-merged --boundary-maps OUT`). Then `python3 bench/boundary-model/export.py OUT/model.pkl
 workers/sketch/kernel/boundary/model.json`.
+
+A candidate input is tried before it is written in TypeScript: `--extra DIR` adds the planes
+histogram_gradients.py wrote (ID.npy, ID.colour.npy) to the kernel's, and `--maps-only N` writes
+only the first N photos' cross-fitted maps (no model.pkl), for map_pages.py and the scorer.
 """
 import os
 import pickle
@@ -24,6 +28,8 @@ PIXELS_PER_PHOTO = 1500  # drawn-near pixels, and as many anywhere, per photo
 COLOUR_ONLY_SHARE = float(os.environ.get("COLOUR_ONLY_SHARE", 0.5))  # of those, again from the photo without its lightness
 
 data, features, near_dir, out = sys.argv[1:5]
+extra = sys.argv[sys.argv.index("--extra") + 1] if "--extra" in sys.argv else None
+maps_only = int(sys.argv[sys.argv.index("--maps-only") + 1]) if "--maps-only" in sys.argv else None
 os.makedirs(out, exist_ok=True)
 train = sorted(name[:-4] for name in os.listdir(os.path.join(data, "images", "train")) if name.endswith(".jpg"))
 random = np.random.default_rng(0)
@@ -31,7 +37,8 @@ random = np.random.default_rng(0)
 
 def planes(name, suffix=""):
     count, height, width = map(int, open(os.path.join(features, name + ".shape")).read().split())
-    return np.fromfile(os.path.join(features, name + suffix + ".f32"), dtype=np.float32).reshape(count, height * width).T
+    kernel = np.fromfile(os.path.join(features, name + suffix + ".f32"), dtype=np.float32).reshape(count, height * width).T
+    return np.hstack([kernel, np.load(os.path.join(extra, name + suffix + ".npy"))]) if extra else kernel
 
 
 def near(name):
@@ -59,9 +66,11 @@ def fit(names):
 
 for half in (0, 1):
     model = fit([name for i, name in enumerate(train) if i % 2 != half])
-    for i, name in enumerate(train):
+    for i, name in enumerate(train[:maps_only]):
         if i % 2 == half:
             model.predict_proba(planes(name))[:, 1].astype(np.float32).tofile(os.path.join(out, name + ".f32"))
     print(f"half {half}: cross-fitted maps written", flush=True)
+if maps_only is not None:
+    sys.exit(0)
 pickle.dump(fit(train), open(os.path.join(out, "model.pkl"), "wb"))
 print(f"model on all {len(train)} train photos: {os.path.join(out, 'model.pkl')}")
