@@ -11,10 +11,16 @@ import { mergeSequence, type MergePhase } from "../workers/sketch/kernel/regions
 
 export { DETAIL_LEVELS };
 
-/** Each level's page; `scale` 1 is print size, less draws the same lines on a smaller page. */
-export async function bsdsPages(bytes: Uint8Array, scale: number): Promise<Record<DetailLevel, GrayPlane>> {
+/**
+ * Each level's page; `scale` 1 is print size, less draws the same lines on a smaller page.
+ * `boundaryChance`: a candidate boundary map on the analysis grid, read in place of the model's
+ * (boundary/index.ts borderBoundary), to see a new map's pages before it is built in the kernel.
+ */
+export async function bsdsPages(bytes: Uint8Array, scale: number, boundaryChance?: Float32Array): Promise<Record<DetailLevel, GrayPlane>> {
   const photo = await decodeToGray(bytes);
-  const { hierarchy } = grayToHierarchy(photo.gray, photo.chroma);
+  const { hierarchy } = boundaryChance
+    ? buildHierarchy(photo.gray, toneCurve(histogramOf(photo.gray)), estimateNoise(photo.gray), photo.chroma, { boundaryChance })
+    : grayToHierarchy(photo.gray, photo.chroma);
   const pages = {} as Record<DetailLevel, GrayPlane>;
   for (const level of DETAIL_LEVELS) pages[level] = drawLevel(hierarchy, level, scale);
   return pages;

@@ -8,6 +8,9 @@
 // same tree cut at 18 thresholds, from finer than Detailed to coarser than Simple (the levels' three
 // among them), as DIR/<id>-t<threshold in hundredths>.pgm, and prints the --levels list that scores
 // them: the benchmark scores a hierarchy, like gPb-owt-ucm's, over its every threshold.
+// --boundary-maps DIR reads DIR/<id>.f32 (float32, one value per analysis-grid pixel) in place of
+// the boundary model's map: a candidate map's pages, before it is built in the kernel
+// (bench/boundary-model/README.md).
 //
 // Not a test: it prints how many pages it wrote and how long the engine took.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,13 +23,18 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const photos = args.find((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1].startsWith("--")));
 if (!photos) {
-  console.error("usage: npm run bench:bsds -- PHOTOS_DIR [--out DIR] [--scale S] [--only ID,ID] [--cuts]");
+  console.error("usage: npm run bench:bsds -- PHOTOS_DIR [--out DIR] [--scale S] [--only ID,ID] [--cuts] [--boundary-maps DIR]");
   process.exit(2);
 }
 const outDir = resolve(option("--out", join(root, "bench", "out", "bsds")));
 const scale = Number(option("--scale", "1"));
 const only = option("--only", null)?.split(",");
 const cuts = args.includes("--cuts");
+const boundaryMaps = option("--boundary-maps", null);
+if (cuts && boundaryMaps) {
+  console.error("--boundary-maps draws the three levels; it does not go with --cuts");
+  process.exit(2);
+}
 mkdirSync(outDir, { recursive: true });
 
 const bundleDir = join(root, "bench", "out");
@@ -41,7 +49,9 @@ const ids = readdirSync(photos)
 const started = performance.now();
 for (const id of ids) {
   const bytes = new Uint8Array(readFileSync(join(photos, `${id}.jpg`)));
-  const pages = cuts ? await job.bsdsCuts(bytes, scale) : await job.bsdsPages(bytes, scale);
+  const given = boundaryMaps && readFileSync(join(boundaryMaps, `${id}.f32`));
+  const boundaryChance = given ? new Float32Array(given.buffer, given.byteOffset, given.byteLength / 4) : undefined;
+  const pages = cuts ? await job.bsdsCuts(bytes, scale) : await job.bsdsPages(bytes, scale, boundaryChance);
   for (const level of Object.keys(pages)) {
     const { data, width, height } = pages[level];
     const header = Buffer.from(`P5\n${width} ${height}\n255\n`, "ascii");

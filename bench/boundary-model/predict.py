@@ -1,0 +1,35 @@
+"""A fitted boundary model's maps of other photos (the val photos, say), to see its pages before
+it is written in TypeScript: `npm run bench:bsds -- BSDS500/images/val --boundary-maps OUT`.
+
+    python3 bench/boundary-model/predict.py MODEL.pkl FEATURES OUT [--extra DIR]
+
+MODEL.pkl: train.py's model fitted on all of train (with `--extra` if it was fitted with one);
+FEATURES: the kernel's planes of the photos (`node bench/boundary-model/dump.mjs BSDS500 FEATURES
+--split val`); DIR: the extra planes of the same photos, as ID.npy (pixels x planes) or ID.f32 (one
+plane, as structured_forest.py writes its maps). Writes OUT/ID.f32, the chance per pixel.
+"""
+import os
+import pickle
+import sys
+
+import numpy as np
+
+model_path, features, out = sys.argv[1:4]
+extra = sys.argv[sys.argv.index("--extra") + 1] if "--extra" in sys.argv else None
+model = pickle.load(open(model_path, "rb"))
+os.makedirs(out, exist_ok=True)
+
+
+def extra_planes(name):
+    stored = os.path.join(extra, name + ".npy")
+    return np.load(stored) if os.path.exists(stored) else np.fromfile(os.path.join(extra, name + ".f32"), dtype=np.float32)[:, None]
+
+
+names = sorted(f[:-6] for f in os.listdir(features) if f.endswith(".shape"))
+for name in names:
+    count, height, width = map(int, open(os.path.join(features, name + ".shape")).read().split())
+    planes = np.fromfile(os.path.join(features, name + ".f32"), dtype=np.float32).reshape(count, height * width).T
+    if extra:
+        planes = np.hstack([planes, extra_planes(name)])
+    model.predict_proba(planes)[:, 1].astype(np.float32).tofile(os.path.join(out, name + ".f32"))
+print(f"{len(names)} maps -> {out}")
