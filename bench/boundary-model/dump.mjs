@@ -15,7 +15,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const [data, out] = process.argv.slice(2);
 const split = process.argv.includes("--split") ? process.argv[process.argv.indexOf("--split") + 1] : "train";
 if (!data || !out) {
-  console.error("usage: node bench/boundary-model/dump.mjs BSDS500 FEATURES");
+  console.error("usage: node bench/boundary-model/dump.mjs BSDS500 FEATURES [--split val]");
   process.exit(2);
 }
 mkdirSync(out, { recursive: true });

@@ -14,22 +14,17 @@ import sys
 
 import numpy as np
 
+from planes import extra_planes, kernel_planes
+
 model_path, features, out = sys.argv[1:4]
 extra = sys.argv[sys.argv.index("--extra") + 1] if "--extra" in sys.argv else None
 model = pickle.load(open(model_path, "rb"))
 os.makedirs(out, exist_ok=True)
 
-
-def extra_planes(name):
-    stored = os.path.join(extra, name + ".npy")
-    return np.load(stored) if os.path.exists(stored) else np.fromfile(os.path.join(extra, name + ".f32"), dtype=np.float32)[:, None]
-
-
 names = sorted(f[:-6] for f in os.listdir(features) if f.endswith(".shape"))
 for name in names:
-    count, height, width = map(int, open(os.path.join(features, name + ".shape")).read().split())
-    planes = np.fromfile(os.path.join(features, name + ".f32"), dtype=np.float32).reshape(count, height * width).T
+    planes = kernel_planes(features, name)
     if extra:
-        planes = np.hstack([planes, extra_planes(name)])
+        planes = np.hstack([planes, extra_planes(extra, name)])
     model.predict_proba(planes)[:, 1].astype(np.float32).tofile(os.path.join(out, name + ".f32"))
 print(f"{len(names)} maps -> {out}")

@@ -13,7 +13,8 @@ model can be fitted on maps of photos their model never saw: `npm run bench:bsds
 workers/sketch/kernel/boundary/model.json`.
 
 A candidate input is tried before it is written in TypeScript: `--extra DIR` adds the planes
-histogram_gradients.py wrote (ID.npy, ID.colour.npy) to the kernel's, and `--maps-only N` writes
+histogram_gradients.py wrote (ID.npy, ID.colour.npy), or a map structured_forest.py wrote (ID.f32,
+ID.colour.f32), to the kernel's, and `--maps-only N` writes
 only the first N photos' cross-fitted maps (no model.pkl), for map_pages.py and the scorer.
 """
 import os
@@ -22,6 +23,8 @@ import sys
 
 import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
+
+from planes import extra_planes, kernel_planes
 
 TREES, DEPTH, LEARNING_RATE = 40, 6, 0.25
 PIXELS_PER_PHOTO = 1500  # drawn-near pixels, and as many anywhere, per photo
@@ -36,9 +39,8 @@ random = np.random.default_rng(0)
 
 
 def planes(name, suffix=""):
-    count, height, width = map(int, open(os.path.join(features, name + ".shape")).read().split())
-    kernel = np.fromfile(os.path.join(features, name + suffix + ".f32"), dtype=np.float32).reshape(count, height * width).T
-    return np.hstack([kernel, np.load(os.path.join(extra, name + suffix + ".npy"))]) if extra else kernel
+    kernel = kernel_planes(features, name, suffix)
+    return np.hstack([kernel, extra_planes(extra, name, suffix)]) if extra else kernel
 
 
 def near(name):
