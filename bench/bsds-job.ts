@@ -18,12 +18,6 @@ export { DETAIL_LEVELS };
  */
 export async function bsdsPages(bytes: Uint8Array, scale: number, boundaryChance?: Float32Array): Promise<Record<DetailLevel, GrayPlane>> {
   const photo = await decodeToGray(bytes);
-  // borderBoundary takes a given map only at the analysis grid's size: say so, rather than quietly
-  // drawing with the model's own map.
-  const grid = fitWithin(photo.gray.width, photo.gray.height, REGION_TUNING.analysisLongEdge);
-  if (boundaryChance && boundaryChance.length !== grid.width * grid.height) {
-    throw new Error(`the given boundary map has ${boundaryChance.length} values; the analysis grid is ${grid.width} x ${grid.height}`);
-  }
   const { hierarchy } = boundaryChance
     ? buildHierarchy(photo.gray, toneCurve(histogramOf(photo.gray)), estimateNoise(photo.gray), photo.chroma, { boundaryChance })
     : grayToHierarchy(photo.gray, photo.chroma);

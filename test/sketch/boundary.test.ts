@@ -158,6 +158,10 @@ describe("the boundary model's evidence along a border", () => {
   it("takes a given chance per pixel in place of the model's", () => {
     expect(evidence(step, undefined, new Float32Array(WIDTH * HEIGHT).fill(0.25))).toBeCloseTo(0.25, 6);
   });
+
+  it("refuses a given chance of another size than the grid, rather than reading the model's in its place", () => {
+    expect(() => evidence(step, undefined, new Float32Array(WIDTH * HEIGHT - 1).fill(0.25))).toThrow(/analysis grid is 240 x/);
+  });
 });
 
 describe("sums along borders", () => {

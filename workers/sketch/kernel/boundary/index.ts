@@ -23,11 +23,15 @@ let forest: Forest | null = null;
  * chance summed along it (the crest of each crack), discounted by the border's blur: all of it
  * up to BOUNDARY_TUNING.sharpPx, none from blurredPx on. `magnitude` is the edge maps' (grey and
  * colour together) of the grey smoothed by `sigma` grid px. `given`: a chance per grid pixel to
- * read in place of the model's.
+ * read in place of the model's (the bench's candidate maps); one of another size is refused, not
+ * quietly replaced by the model's, which would score the model as the candidate.
  */
 export function borderBoundary(graph: AdjacencyGraph, label: Int32Array, grey: GrayPlane, colour: { cb: Uint8Array; cr: Uint8Array } | undefined, magnitude: FloatPlane, sigma: number, given?: Float32Array): Float64Array {
   const { width, height } = grey;
-  const chance = given?.length === width * height ? given : boundaryMap(grey, colour, label);
+  if (given && given.length !== width * height) {
+    throw new Error(`the given boundary map has ${given.length} values; the analysis grid is ${width} x ${height}`);
+  }
+  const chance = given ?? boundaryMap(grey, colour, label);
   // Across a straight edge the gradient keeps its sign, so the magnitude blurred is the magnitude
   // of the photo blurred: one blur of the edge maps' magnitude, colour included, gives the wider step.
   const wider: FloatPlane = { data: magnitude.data.slice(), width, height };
