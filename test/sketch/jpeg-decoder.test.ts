@@ -61,6 +61,21 @@ describe("our luma JPEG decoder against jSquash (mozjpeg)", () => {
     });
   }
 
+  it("a progressive JPEG gives the same grey as its baseline twin at every scale (only the coefficients read are kept)", () => {
+    // jpegtran made the progressive file from the baseline one: the same coefficients, so any
+    // coefficient lost or misplaced by the progressive store shows as a different pixel.
+    const baseline = jpeg("coffee-422-restart.jpg");
+    const progressive = jpeg("coffee-422-progressive-restart.jpg");
+    for (let scale = 1; scale <= 8; scale++) {
+      const expected = decodeJpegLuma(baseline, scale);
+      const got = decodeJpegLuma(progressive, scale);
+      expect([got.width, got.height]).toEqual([expected.width, expected.height]);
+      let differing = 0;
+      for (let i = 0; i < expected.data.length; i++) if (got.data[i] !== expected.data[i]) differing++;
+      expect(differing, `pixels differing at ${scale}/8`).toBe(0);
+    }
+  });
+
   it("picks the smallest eighth that keeps the print long edge", () => {
     expect(jpegScaleFor(5120, 2880, 3300)).toBe(6); // 3840
     expect(jpegScaleFor(6000, 4000, 3300)).toBe(5); // 3750

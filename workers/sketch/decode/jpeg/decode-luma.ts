@@ -13,11 +13,12 @@
  * throws UnsupportedJpegError so the caller can fall back to jSquash when that fits in memory.
  *
  * Memory: baseline writes each block's pixels straight into the output planes (no coefficient
- * buffer); progressive keeps the luma coefficients (2 bytes per source pixel) until the last
- * scan, then runs the scaled IDCT over them. Of a chroma block a progressive decode keeps only
- * the N x N coefficients its N/8 IDCT reads, and one bit per coefficient saying whether it is
- * non-zero (a refinement scan reads a correction bit for each non-zero one, kept or not): under
- * 20 bytes a block where the luma takes 128.
+ * buffer); progressive must keep coefficients until the last scan, then runs the scaled IDCT over
+ * them. Of each block (luma and chroma alike) it keeps only the N x N coefficients its N/8 IDCT
+ * reads, and one bit per coefficient saying whether it is non-zero (a refinement scan reads a
+ * correction bit for each non-zero one, kept or not): 16 bytes a block at 2/8, where all 64
+ * coefficients took 128. A 24 MP progressive photo read at 2/8 held 48 MB of luma coefficients
+ * that way, half the job's peak memory (bench/memory.mjs); now 5 MB.
  *
  * Hostile files: every length, table, sampling factor and scan parameter is checked before it is
  * used, and the work is bounded before it is done: at most JPEG_MAX_SCANS scans, and each scan's
@@ -308,12 +309,10 @@ interface LumaState {
   width: number;
   height: number;
   idct: ScaledIdct;
-  /** Padded to whole MCUs: blocks per row of the coefficient buffer. */
+  /** Padded to whole MCUs: blocks per row of the coefficient store. */
   stride: number;
-  /** Progressive only: every luma block's coefficients in zigzag order, before dequantisation. */
-  coefficients?: Int16Array;
-  /** Progressive only: per luma block, the highest zigzag index holding a non-zero coefficient. */
-  lastNonZero?: Uint8Array;
+  /** Progressive only (empty otherwise): the coefficients the IDCT reads, before dequantisation. */
+  coefficients: KeptCoefficients;
   block: Int32Array;
   quantTables: (Uint16Array | undefined)[];
   /** Coefficient visits so far (blocks visited times their spectral band), and the most allowed. */
@@ -334,8 +333,7 @@ function startLuma(frame: Frame, scale: number, quantTables: (Uint16Array | unde
     height,
     idct: idctFor(scale),
     stride,
-    coefficients: frame.progressive ? new Int16Array(stride * rows * 64) : undefined,
-    lastNonZero: frame.progressive ? new Uint8Array(stride * rows) : undefined,
+    coefficients: new KeptCoefficients(frame.progressive ? stride * rows : 0, scale),
     // 64 coefficients and the spare slot for those the scaled IDCT does not read (placeFor).
     block: new Int32Array(65),
     quantTables,
@@ -355,8 +353,31 @@ export function chromaScaleFor(lumaScale: number, maxH: number, maxV: number, h:
   return Math.min(8, Math.max(1, Math.ceil((lumaScale * subsampling) / 2)));
 }
 
+/**
+ * A progressive component's coefficients, only those its N/8 IDCT reads, in the layout
+ * SparseCoefficients describes. One class for luma and chroma, so the scan readers see one shape.
+ */
+class KeptCoefficients implements SparseCoefficients {
+  kept: Int16Array;
+  keptPerBlock: number;
+  /** keptSlot[k]: the zigzag-k coefficient's place among a block's kept ones, or -1. */
+  keptSlot: Int8Array;
+  /** Two words per block, bit k set when zigzag-k (1..63) is non-zero. */
+  nonZero: Uint32Array;
+  /** Per block, the highest zigzag index holding a non-zero coefficient. */
+  lastNonZero: Uint8Array;
+
+  constructor(blocks: number, scale: number) {
+    this.keptPerBlock = keptZigzag[scale].length;
+    this.kept = new Int16Array(blocks * this.keptPerBlock);
+    this.keptSlot = keptSlotFor[scale];
+    this.nonZero = new Uint32Array(blocks * 2);
+    this.lastNonZero = new Uint8Array(blocks);
+  }
+}
+
 /** A chroma component's output plane, its IDCT, and (progressive) the coefficients that IDCT reads. */
-class ChromaOutput implements SparseCoefficients {
+class ChromaOutput {
   plane: Uint8Array;
   width: number;
   height: number;
@@ -368,15 +389,8 @@ class ChromaOutput implements SparseCoefficients {
   quant: Uint16Array = NO_QUANT;
   /** Blocks per row of the coefficient store (padded to whole MCUs, as the luma's). */
   stride: number;
-  /** Progressive only: keptPerBlock coefficients per block (keptZigzag[scale]), before dequantisation. */
-  kept: Int16Array;
-  keptPerBlock: number;
-  /** keptSlot[k]: the zigzag-k coefficient's place among a block's kept ones, or -1. */
-  keptSlot: Int8Array;
-  /** Progressive only: two words per block, bit k set when zigzag-k (1..63) is non-zero. */
-  nonZero: Uint32Array;
-  /** Progressive only: per block, the highest zigzag index holding a non-zero coefficient. */
-  lastNonZero: Uint8Array;
+  /** Progressive only (empty otherwise): the coefficients the IDCT reads, before dequantisation. */
+  coefficients: KeptCoefficients;
 
   constructor(frame: Frame, c: Component, scale: number) {
     this.width = Math.ceil((Math.ceil((frame.width * c.h) / frame.maxH) * scale) / 8);
@@ -386,12 +400,7 @@ class ChromaOutput implements SparseCoefficients {
     this.place = placeFor[scale];
     this.lastKept = lastKeptFor[scale];
     this.stride = frame.mcusWide * c.h;
-    const blocks = frame.progressive ? this.stride * frame.mcusHigh * c.v : 0;
-    this.keptPerBlock = keptZigzag[scale].length;
-    this.kept = new Int16Array(blocks * this.keptPerBlock);
-    this.keptSlot = keptSlotFor[scale];
-    this.nonZero = new Uint32Array(blocks * 2);
-    this.lastNonZero = new Uint8Array(blocks);
+    this.coefficients = new KeptCoefficients(frame.progressive ? this.stride * frame.mcusHigh * c.v : 0, scale);
   }
 }
 
@@ -508,8 +517,7 @@ function decodeScan(
   state.dcTables = dcTables;
   state.acTables = acTables;
   state.quant = quant ?? NO_QUANT;
-  state.coefficients = luma.coefficients ?? NO_COEFFICIENTS;
-  state.lastNonZero = luma.lastNonZero ?? EMPTY;
+  state.coefficients = luma.coefficients;
   state.block = luma.block;
   state.idct = luma.idct;
   state.scale = luma.idct.size;
@@ -522,8 +530,9 @@ function decodeScan(
   state.stride = luma.stride;
 
   if (progressive && spectralStart !== 0) {
-    if (scan[0] === lumaComponent) decodeProgressiveAcScan(state, scan[0]);
-    else decodeChromaAcScan(state, scan[0], scan[0].chroma!);
+    const c = scan[0];
+    if (c === lumaComponent) decodeProgressiveAcScan(state, c, luma.coefficients, luma.stride);
+    else decodeProgressiveAcScan(state, c, c.chroma!.coefficients, c.chroma!.stride);
   } else if (scan.length === 1) {
     // Non-interleaved: every block of the component is its own MCU.
     const c = scan[0];
@@ -551,8 +560,8 @@ function decodeScan(
 }
 
 const NO_QUANT = new Uint16Array(0);
-const NO_COEFFICIENTS = new Int16Array(0);
-const NO_WORDS = new Uint32Array(0);
+/** An empty store, for the scan state between photos (its type stays the same). */
+const NO_COEFFICIENTS = new KeptCoefficients(0, 8);
 const NO_TABLES: (HuffmanTable | undefined)[] = [];
 
 /**
@@ -575,8 +584,8 @@ class ScanState {
   dcTables: (HuffmanTable | undefined)[] = NO_TABLES;
   acTables: (HuffmanTable | undefined)[] = NO_TABLES;
   quant: Uint16Array = NO_QUANT;
-  coefficients: Int16Array = NO_COEFFICIENTS;
-  lastNonZero: Uint8Array = EMPTY;
+  /** The luma's store (progressive). */
+  coefficients: KeptCoefficients = NO_COEFFICIENTS;
   block: Int32Array = new Int32Array(0);
   idct = idctFor(8);
   scale = 8;
@@ -596,28 +605,24 @@ class ScanState {
     this.acTables = NO_TABLES;
     this.quant = NO_QUANT;
     this.coefficients = NO_COEFFICIENTS;
-    this.lastNonZero = EMPTY;
     this.plane = EMPTY;
   }
 }
 const sharedScan = new ScanState();
 
 /**
- * A progressive AC scan (one component, luma: decodeScan skipped the others) in one loop: the
+ * A progressive AC scan (one component; decodeScan skipped those not wanted) in one loop: the
  * blocks of an end-of-band run cost a decrement each, without the per-block dispatch of
  * decodeBlock (the scans of libjpeg's script visit every luma block six times or so).
  */
-function decodeProgressiveAcScan(state: ScanState, c: Component): void {
+function decodeProgressiveAcScan(state: ScanState, c: Component, store: KeptCoefficients, stride: number): void {
   const reader = state.reader;
   const ac = state.acTables[c.acTable]!;
-  const coefficients = state.coefficients;
-  const lastNonZero = state.lastNonZero;
   const start = state.spectralStart;
   const end = state.spectralEnd;
   const low = state.low;
   const first = state.acFirst;
   const interval = state.restartInterval;
-  const stride = state.stride;
   let endOfBandRun = 0;
   let unit = 0;
   for (let row = 0; row < c.blocksHigh; row++) {
@@ -631,9 +636,9 @@ function decodeProgressiveAcScan(state: ScanState, c: Component): void {
       const block = row * stride + column;
       if (first) {
         if (endOfBandRun > 0) endOfBandRun--;
-        else endOfBandRun = reader.acFirstPass(ac, coefficients, lastNonZero, block, start, end, low);
+        else endOfBandRun = reader.acFirstPass(ac, store, block, start, end, low);
       } else {
-        endOfBandRun = reader.acRefinement(ac, coefficients, lastNonZero, block, start, end, low, endOfBandRun);
+        endOfBandRun = reader.acRefinement(ac, store, block, start, end, low, endOfBandRun);
         if (endOfBandRun < 0) throw damaged("bad refinement code");
       }
     }
@@ -694,53 +699,22 @@ function decodeSequentialChromaBlock(state: ScanState, c: Component, chroma: Chr
 }
 
 function decodeProgressiveBlock(state: ScanState, c: Component, row: number, column: number): void {
-  // DC scans only: AC scans go through decodeProgressiveAcScan and decodeChromaAcScan.
+  // DC scans only: AC scans go through decodeProgressiveAcScan. The DC is every store's slot 0.
   const reader = state.reader;
   const chroma = c.chroma;
-  if (state.dcFirst) {
-    c.predictor += reader.signed(reader.symbol(state.dcTables[c.dcTable]!));
-    if (c === state.lumaComponent) state.coefficients[(row * state.stride + column) * 64] = c.predictor << state.low;
-    else if (chroma !== null) chroma.kept[(row * chroma.stride + column) * chroma.keptPerBlock] = c.predictor << state.low;
+  const isLuma = c === state.lumaComponent;
+  if (!isLuma && chroma === null) {
+    if (state.dcFirst) c.predictor += reader.signed(reader.symbol(state.dcTables[c.dcTable]!));
+    else reader.bit();
     return;
   }
-  if (reader.bit()) {
-    if (c === state.lumaComponent) state.coefficients[(row * state.stride + column) * 64] |= 1 << state.low;
-    else if (chroma !== null) chroma.kept[(row * chroma.stride + column) * chroma.keptPerBlock] |= 1 << state.low;
-  }
-}
-
-/**
- * A progressive AC scan of a chroma component: as decodeProgressiveAcScan, into the component's
- * sparse store (ChromaOutput). Chroma is a third of a photo's coefficients at most and mostly
- * end-of-band runs, so this is the plain path.
- */
-function decodeChromaAcScan(state: ScanState, c: Component, chroma: ChromaOutput): void {
-  const reader = state.reader;
-  const ac = state.acTables[c.acTable]!;
-  const start = state.spectralStart;
-  const end = state.spectralEnd;
-  const low = state.low;
-  const first = state.acFirst;
-  const interval = state.restartInterval;
-  const stride = chroma.stride;
-  let endOfBandRun = 0;
-  let unit = 0;
-  for (let row = 0; row < c.blocksHigh; row++) {
-    for (let column = 0; column < c.blocksWide; column++, unit++) {
-      if (interval !== 0 && unit > 0 && unit % interval === 0) {
-        reader.restart();
-        c.predictor = 0;
-        endOfBandRun = 0;
-      }
-      const block = row * stride + column;
-      if (first) {
-        if (endOfBandRun > 0) endOfBandRun--;
-        else endOfBandRun = reader.acFirstPassSparse(ac, chroma, block, start, end, low);
-      } else {
-        endOfBandRun = reader.acRefinementSparse(ac, chroma, block, start, end, low, endOfBandRun);
-        if (endOfBandRun < 0) throw damaged("bad refinement code");
-      }
-    }
+  const store = isLuma ? state.coefficients : chroma!.coefficients;
+  const at = (row * (isLuma ? state.stride : chroma!.stride) + column) * store.keptPerBlock;
+  if (state.dcFirst) {
+    c.predictor += reader.signed(reader.symbol(state.dcTables[c.dcTable]!));
+    store.kept[at] = c.predictor << state.low;
+  } else if (reader.bit()) {
+    store.kept[at] |= 1 << state.low;
   }
 }
 
@@ -759,58 +733,50 @@ function checkScanParameters(progressive: boolean, count: number, ss: number, se
 
 function finishProgressive(frame: Frame, luma: LumaState, quantTables: (Uint16Array | undefined)[]): void {
   const y = frame.components[0];
-  const quant = quantTables[y.quantTable];
-  if (!quant) throw damaged("missing quantisation table");
-  const coefficients = luma.coefficients!;
   const block = luma.block;
-  const scale = luma.idct.size;
-  // Only the coefficients the scaled IDCT reads go into the block (it clears just those).
+  finishComponent(y, luma.coefficients, luma.stride, quantTables, block, luma.idct, luma.plane, luma.width, luma.height);
+  luma.coefficients = NO_COEFFICIENTS;
+  for (const c of frame.components) {
+    const chroma = c.chroma;
+    if (chroma === null) continue;
+    finishComponent(c, chroma.coefficients, chroma.stride, quantTables, block, chroma.idct, chroma.plane, chroma.width, chroma.height);
+    chroma.coefficients = NO_COEFFICIENTS;
+  }
+}
+
+/** A component's kept coefficients, dequantised, through its IDCT into its plane. */
+function finishComponent(
+  c: Component,
+  store: KeptCoefficients,
+  stride: number,
+  quantTables: (Uint16Array | undefined)[],
+  block: Int32Array,
+  idct: ScaledIdct,
+  plane: Uint8Array,
+  width: number,
+  height: number,
+): void {
+  const quant = quantTables[c.quantTable];
+  if (!quant) throw damaged("missing quantisation table");
+  const scale = idct.size;
   const kept = keptZigzag[scale];
   const upTo = keptUpTo[scale];
-  const lastNonZero = luma.lastNonZero!;
-  for (let row = 0; row < y.blocksHigh; row++) {
-    for (let column = 0; column < y.blocksWide; column++) {
-      const blockIndex = row * luma.stride + column;
-      const offset = blockIndex * 64;
+  const perBlock = store.keptPerBlock;
+  const values = store.kept;
+  const lastNonZero = store.lastNonZero;
+  for (let row = 0; row < c.blocksHigh; row++) {
+    for (let column = 0; column < c.blocksWide; column++) {
+      const blockIndex = row * stride + column;
+      const offset = blockIndex * perBlock;
       // The last kept non-zero one first (from the block's last non-zero one down), then every
       // kept one up to it without a branch each (which are zero is as good as random).
       let i = upTo[lastNonZero[blockIndex]] - 1;
-      while (i > 0 && coefficients[offset + kept[i]] === 0) i--;
+      while (i > 0 && values[offset + i] === 0) i--;
       for (let j = 0; j <= i; j++) {
         const k = kept[j];
-        block[ZIGZAG[k]] = coefficients[offset + k] * quant[k];
+        block[ZIGZAG[k]] = values[offset + j] * quant[k];
       }
-      luma.idct.run(block, luma.plane, luma.width, column * scale, row * scale, luma.width, luma.height, kept[i]);
+      idct.run(block, plane, width, column * scale, row * scale, width, height, kept[i]);
     }
   }
-  luma.coefficients = undefined;
-  luma.lastNonZero = undefined;
-  for (const c of frame.components) if (c.chroma) finishProgressiveChroma(c, c.chroma, quantTables, block);
-}
-
-/** A chroma component's kept coefficients, dequantised, through its IDCT into its plane. */
-function finishProgressiveChroma(c: Component, chroma: ChromaOutput, quantTables: (Uint16Array | undefined)[], block: Int32Array): void {
-  const quant = quantTables[c.quantTable];
-  if (!quant) throw damaged("missing quantisation table");
-  const scale = chroma.idct.size;
-  const kept = keptZigzag[scale];
-  const count = kept.length;
-  const coefficients = chroma.kept;
-  for (let row = 0; row < c.blocksHigh; row++) {
-    for (let column = 0; column < c.blocksWide; column++) {
-      const offset = (row * chroma.stride + column) * count;
-      let last = 0;
-      for (let j = 0; j < count; j++) {
-        const value = coefficients[offset + j];
-        if (value === 0) continue;
-        const k = kept[j];
-        block[ZIGZAG[k]] = value * quant[k];
-        last = k;
-      }
-      chroma.idct.run(block, chroma.plane, chroma.width, column * scale, row * scale, chroma.width, chroma.height, last);
-    }
-  }
-  chroma.kept = NO_COEFFICIENTS;
-  chroma.nonZero = NO_WORDS;
-  chroma.lastNonZero = EMPTY;
 }

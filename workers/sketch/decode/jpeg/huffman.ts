@@ -30,8 +30,8 @@ export interface HuffmanTable {
 }
 
 /**
- * A progressive component's coefficients where only some are kept (a chroma component read at a
- * reduced scale): per block, keptPerBlock values at kept[block * keptPerBlock + keptSlot[k]] for
+ * A progressive component's coefficients where only some are kept (those its reduced-scale IDCT
+ * reads; all 64 at full size): per block, keptPerBlock values at kept[block * keptPerBlock + keptSlot[k]] for
  * the zigzag indices k with keptSlot[k] >= 0, and for every k a bit saying whether it is non-zero
  * (nonZero[block * 2 + (k >> 5)] bit k & 31), which a refinement scan needs of all of them.
  */
@@ -311,20 +311,25 @@ export class BitReader {
 
   /**
    * One block of a progressive scan's first pass over an AC band (start..end, low = its bit
-   * position): coefficients stored in zigzag order at block * 64, shifted up by low, and
-   * lastNonZero[block] raised to the last one placed. Returns the end-of-band run that follows
-   * this block (the blocks still to skip), 0 when there is none.
+   * position) into `store`: each coefficient marked non-zero and, when its IDCT reads it, kept
+   * (shifted up by low); lastNonZero[block] raised to the last one placed. Returns the end-of-band
+   * run that follows this block (the blocks still to skip), 0 when there is none.
    * Bit buffer in locals, and the fast look-up, as in acCoefficients.
    */
-  acFirstPass(table: HuffmanTable, coefficients: Int16Array, lastNonZero: Uint8Array, block: number, start: number, end: number, low: number): number {
+  acFirstPass(table: HuffmanTable, store: SparseCoefficients, block: number, start: number, end: number, low: number): number {
     const FAST_AC_BITS = 11;
     const LOOKUP_BITS = 9;
     const lookup = table.lookup;
     const fastAc = table.fastAc;
+    const kept = store.kept;
+    const slots = store.keptSlot;
+    const offset = block * store.keptPerBlock;
     const scale = 1 << low;
-    const offset = block * 64;
     let buffer = this.buffer;
     let count = this.count;
+    // The block's non-zero bits, zigzag 0-31 and 32-63, written back once.
+    let lowBits = 0;
+    let highBits = 0;
     let last = 0;
     let endOfBandRun = 0;
     for (let k = start; k <= end; ) {
@@ -334,73 +339,83 @@ export class BitReader {
         buffer = this.buffer;
         count = this.count;
       }
+      let value: number;
       const fast = fastAc[(buffer >>> (count - FAST_AC_BITS)) & ((1 << FAST_AC_BITS) - 1)];
       if (fast !== 0) {
         count -= fast & 15;
         k += (fast >> 4) & 15;
         if (k > 63) break;
-        coefficients[offset + k] = (fast >> 8) * scale;
-        last = k;
-        k++;
-        continue;
-      }
-      let rs: number;
-      const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
-      if (entry !== 0) {
-        count -= entry >> 8;
-        rs = entry & 0xff;
+        value = fast >> 8;
       } else {
-        this.count = count;
-        rs = this.longSymbol(table);
-        count = this.count;
-      }
-      const run = rs >> 4;
-      const size = rs & 15;
-      if (count < 15) {
-        this.count = count;
-        this.fill();
-        buffer = this.buffer;
-        count = this.count;
-      }
-      if (size === 0) {
-        if (run < 15) {
-          // End of band here and in the next (1 << run) - 1 + (run more bits) blocks.
-          count -= run;
-          endOfBandRun = (1 << run) - 1 + ((buffer >>> count) & ((1 << run) - 1));
-          break;
+        let rs: number;
+        const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
+        if (entry !== 0) {
+          count -= entry >> 8;
+          rs = entry & 0xff;
+        } else {
+          this.count = count;
+          rs = this.longSymbol(table);
+          count = this.count;
         }
-        k += 16;
-        continue;
+        const run = rs >> 4;
+        const size = rs & 15;
+        if (count < 15) {
+          this.count = count;
+          this.fill();
+          buffer = this.buffer;
+          count = this.count;
+        }
+        if (size === 0) {
+          if (run < 15) {
+            // End of band here and in the next (1 << run) - 1 + (run more bits) blocks.
+            count -= run;
+            endOfBandRun = (1 << run) - 1 + ((buffer >>> count) & ((1 << run) - 1));
+            break;
+          }
+          k += 16;
+          continue;
+        }
+        k += run;
+        if (k > 63) break;
+        count -= size;
+        const bits = (buffer >>> count) & ((1 << size) - 1);
+        value = bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits;
       }
-      k += run;
-      if (k > 63) break;
-      count -= size;
-      const bits = (buffer >>> count) & ((1 << size) - 1);
-      coefficients[offset + k] = (bits < 1 << (size - 1) ? bits - (1 << size) + 1 : bits) * scale;
+      if (k < 32) lowBits |= 1 << k;
+      else highBits |= 1 << (k - 32);
+      const slot = slots[k];
+      if (slot >= 0) kept[offset + slot] = value * scale;
       last = k;
       k++;
     }
     this.count = count;
-    if (last > lastNonZero[block]) lastNonZero[block] = last;
+    store.nonZero[block * 2] |= lowBits;
+    store.nonZero[block * 2 + 1] |= highBits;
+    if (last > store.lastNonZero[block]) store.lastNonZero[block] = last;
     return endOfBandRun;
   }
 
   /**
-   * One block of a progressive AC refinement scan (ITU T.81 G.1.2.3): a correction bit for each
-   * coefficient of the band already non-zero, and new coefficients of ±(1 << low) placed after
-   * `run` still-zero ones. endOfBandRun: blocks left in the current end-of-band run (this block
-   * then only takes correction bits). Returns the run left after this block, or -1 for a code
-   * no refinement scan may hold. Bit buffer in locals, as in acCoefficients.
+   * One block of a progressive AC refinement scan (ITU T.81 G.1.2.3) on `store`: a correction bit
+   * for each coefficient of the band already non-zero (kept or not; only kept ones change), and
+   * new coefficients of ±(1 << low) placed after `run` still-zero ones, marked and, if kept,
+   * stored. endOfBandRun: blocks left in the current end-of-band run (this block then only takes
+   * correction bits). Returns the run left after this block, or -1 for a code no refinement scan
+   * may hold. Bit buffer in locals, as in acCoefficients.
    *
    * lastNonZero[block] bounds the walk for correction bits: past it every coefficient is still
    * zero (most of a block's band, in smooth areas), so the walk stops there.
    */
-  acRefinement(table: HuffmanTable, coefficients: Int16Array, lastNonZero: Uint8Array, block: number, start: number, end: number, low: number, endOfBandRun: number): number {
+  acRefinement(table: HuffmanTable, store: SparseCoefficients, block: number, start: number, end: number, low: number, endOfBandRun: number): number {
     const LOOKUP_BITS = 9;
     const lookup = table.lookup;
     const plus = 1 << low;
     const minus = -1 << low;
-    const offset = block * 64;
+    const kept = store.kept;
+    const slots = store.keptSlot;
+    const offset = block * store.keptPerBlock;
+    let lowBits = store.nonZero[block * 2];
+    let highBits = store.nonZero[block * 2 + 1];
     let buffer = this.buffer;
     let count = this.count;
     let k = start;
@@ -444,9 +459,7 @@ export class BitReader {
           break;
         }
         while (k <= end) {
-          const at = offset + k;
-          const coefficient = coefficients[at];
-          if (coefficient !== 0) {
+          if (((k < 32 ? lowBits >>> k : highBits >>> (k - 32)) & 1) !== 0) {
             if (count < 1) {
               this.count = count;
               this.fill();
@@ -454,7 +467,7 @@ export class BitReader {
               count = this.count;
             }
             count--;
-            if (((buffer >>> count) & 1) !== 0 && (coefficient & plus) === 0) coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
+            if (((buffer >>> count) & 1) !== 0 && slots[k] >= 0) refineKept(kept, offset + slots[k], plus, minus);
           } else {
             if (run === 0) break;
             run--;
@@ -462,105 +475,8 @@ export class BitReader {
           k++;
         }
         if (value !== 0 && k <= end) {
-          coefficients[offset + k] = value;
-          if (k > lastNonZero[block]) lastNonZero[block] = k;
-        }
-        k++;
-      }
-    }
-    if (endOfBandRun > 0) {
-      const stop = Math.min(end, lastNonZero[block]);
-      for (; k <= stop; k++) {
-        const at = offset + k;
-        const coefficient = coefficients[at];
-        if (coefficient === 0) continue;
-        if (count < 1) {
-          this.count = count;
-          this.fill();
-          buffer = this.buffer;
-          count = this.count;
-        }
-        count--;
-        if (((buffer >>> count) & 1) !== 0 && (coefficient & plus) === 0) coefficients[at] = coefficient >= 0 ? coefficient + plus : coefficient + minus;
-      }
-      endOfBandRun--;
-    }
-    this.count = count;
-    return endOfBandRun;
-  }
-
-  /**
-   * acFirstPass into a sparse store: the coefficients outside the kept ones are only marked
-   * non-zero. The plain path (symbol, then its bits): chroma is the smaller part of a photo.
-   */
-  acFirstPassSparse(table: HuffmanTable, store: SparseCoefficients, block: number, start: number, end: number, low: number): number {
-    const offset = block * store.keptPerBlock;
-    const slots = store.keptSlot;
-    const mask = block * 2;
-    let last = 0;
-    let endOfBandRun = 0;
-    for (let k = start; k <= end; ) {
-      const rs = this.symbol(table);
-      const run = rs >> 4;
-      const size = rs & 15;
-      if (size === 0) {
-        if (run < 15) {
-          endOfBandRun = (1 << run) - 1 + this.bits(run);
-          break;
-        }
-        k += 16;
-        continue;
-      }
-      k += run;
-      if (k > 63) break;
-      const value = this.signed(size) * (1 << low);
-      store.nonZero[mask + (k >> 5)] |= 1 << (k & 31);
-      const slot = slots[k];
-      if (slot >= 0) store.kept[offset + slot] = value;
-      last = k;
-      k++;
-    }
-    if (last > store.lastNonZero[block]) store.lastNonZero[block] = last;
-    return endOfBandRun;
-  }
-
-  /**
-   * acRefinement on a sparse store: a correction bit for each non-zero coefficient of the band
-   * (kept or not; only kept ones change), new coefficients marked and, if kept, stored.
-   */
-  acRefinementSparse(table: HuffmanTable, store: SparseCoefficients, block: number, start: number, end: number, low: number, endOfBandRun: number): number {
-    const plus = 1 << low;
-    const minus = -1 << low;
-    const offset = block * store.keptPerBlock;
-    const slots = store.keptSlot;
-    const kept = store.kept;
-    const nonZero = store.nonZero;
-    const mask = block * 2;
-    let k = start;
-    if (endOfBandRun === 0) {
-      while (k <= end) {
-        const rs = this.symbol(table);
-        let run = rs >> 4;
-        const size = rs & 15;
-        let value = 0;
-        if (size !== 0) {
-          if (size !== 1) return -1;
-          value = this.bit() !== 0 ? plus : minus;
-        } else if (run !== 15) {
-          endOfBandRun = (1 << run) + this.bits(run);
-          break;
-        }
-        while (k <= end) {
-          if (((nonZero[mask + (k >> 5)] >>> (k & 31)) & 1) !== 0) {
-            if (this.bit() !== 0 && slots[k] >= 0) refineKept(kept, offset + slots[k], plus, minus);
-          } else {
-            if (run === 0) break;
-            run--;
-          }
-          k++;
-        }
-        if (value !== 0 && k <= end) {
-          nonZero[mask + (k >> 5)] |= 1 << (k & 31);
+          if (k < 32) lowBits |= 1 << k;
+          else highBits |= 1 << (k - 32);
           const slot = slots[k];
           if (slot >= 0) kept[offset + slot] = value;
           if (k > store.lastNonZero[block]) store.lastNonZero[block] = k;
@@ -571,10 +487,21 @@ export class BitReader {
     if (endOfBandRun > 0) {
       const stop = Math.min(end, store.lastNonZero[block]);
       for (; k <= stop; k++) {
-        if (((nonZero[mask + (k >> 5)] >>> (k & 31)) & 1) !== 0 && this.bit() !== 0 && slots[k] >= 0) refineKept(kept, offset + slots[k], plus, minus);
+        if (((k < 32 ? lowBits >>> k : highBits >>> (k - 32)) & 1) === 0) continue;
+        if (count < 1) {
+          this.count = count;
+          this.fill();
+          buffer = this.buffer;
+          count = this.count;
+        }
+        count--;
+        if (((buffer >>> count) & 1) !== 0 && slots[k] >= 0) refineKept(kept, offset + slots[k], plus, minus);
       }
       endOfBandRun--;
     }
+    this.count = count;
+    store.nonZero[block * 2] = lowBits;
+    store.nonZero[block * 2 + 1] = highBits;
     return endOfBandRun;
   }
 
