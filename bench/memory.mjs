@@ -113,12 +113,25 @@ async function child(path, live) {
   );
 }
 
-async function syntheticTwentyFourMp(source) {
+/** Where the 5120x2880 wallpapers are (plasma-workspace-wallpapers, installed or unpacked here), or undefined. */
+function wallpaperFolder() {
+  return ["/usr/share/wallpapers", "/tmp/wp/x/usr/share/wallpapers", join(out, "wallpapers", "usr", "share", "wallpapers")].find((f) => existsSync(join(f, "Volna")));
+}
+
+/**
+ * The synthetic 24 MP photo (Volna resized to 6000x4000 with jSquash, mozjpeg progressive, quality
+ * 90: the decoder's most expensive input, decision 005), made once; undefined without the
+ * wallpapers. Also one of `npm run bench`'s large photos (bench/photo-set.mjs).
+ */
+export async function syntheticTwentyFourMp() {
   const path = join(out, "synthetic-24mp-6000x4000.jpg");
-  if (!existsSync(path)) {
-    const job = await import(pathToFileURL(bundle).href);
-    writeFileSync(path, await job.resizedJpeg(new Uint8Array(readFileSync(source)), 6000, 4000));
-  }
+  if (existsSync(path)) return path;
+  const folder = wallpaperFolder();
+  const source = folder && join(folder, "Volna", "contents", "images", "5120x2880.jpg");
+  if (!source || !existsSync(source)) return undefined;
+  if (!existsSync(bundle)) await buildBundle();
+  const job = await import(pathToFileURL(bundle).href);
+  writeFileSync(path, await job.resizedJpeg(new Uint8Array(readFileSync(source)), 6000, 4000));
   return path;
 }
 
@@ -129,15 +142,14 @@ if (args[0] === "--child") {
   await buildBundle();
   let paths = args;
   if (!paths.length) {
-    const folder = ["/usr/share/wallpapers", "/tmp/wp/x/usr/share/wallpapers", join(out, "wallpapers", "usr", "share", "wallpapers")].find((f) =>
-      existsSync(join(f, "Volna")),
-    );
+    const folder = wallpaperFolder();
     const wallpapers = folder
       ? readdirSync(folder).map((n) => join(folder, n, "contents", "images", "5120x2880.jpg")).filter((p) => existsSync(p)).slice(0, 3)
       : [];
     if (!wallpapers.length) console.log("note: no 5120x2880 wallpapers (apt-get download plasma-workspace-wallpapers)");
     paths = [...wallpapers];
-    if (wallpapers[0]) paths.push(await syntheticTwentyFourMp(wallpapers[0]));
+    const twentyFour = await syntheticTwentyFourMp();
+    if (twentyFour) paths.push(twentyFour);
   }
   console.log("Peak memory of the whole job (heapUsed + external = JS heap + array buffers + wasm memory), fresh process each;");
   console.log("peak = sampled as the job runs (garbage not yet collected counts: an upper bound), live = garbage collected before each sample");

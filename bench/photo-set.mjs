@@ -1,11 +1,12 @@
 // The bench's photos (bench/run.mjs): the committed test photos, hard cases made from them, and
 // real photographs from Debian packages when the machine has them, made or unpacked into
 // bench/out. Each photo: { label, name (for file names), path, sheet (in the colourability table
-// and contact sheet), large (5120 px, 12 MP and upload-sized: fewer timed runs), faces (its
+// and contact sheet), large (5120 px, 12 MP, 24 MP and upload-sized: fewer timed runs), faces (its
 // FACE_BOXES, when it has faces) }.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { syntheticTwentyFourMp } from "./memory.mjs";
 
 /** Close-ups (mate-backgrounds, nature/): a ladybird on a grass blade among forget-me-nots, a red marigold, a yellow flower, an orange one, two dandelion seeds. */
 const MATE_FLOWERS = ["LadyBird", "Garden", "YellowFlower", "FreshFlower", "TwoWings"];
@@ -226,6 +227,10 @@ export async function benchPhotos({ root, out, codecs }) {
     writeFileSync(uploaded, await codecs.encodeJpeg(codecs.resizeRgba(image, width, height), quality, { progressive: false }));
   }
   photos.push({ label: "12 MP as the upload page sends it: 3300 px, baseline (made here)", name: "twelve-mp-as-uploaded", path: uploaded, large: true });
+  // The largest photo the Worker accepts, as a client that skips the upload page's shrinking would
+  // send it: 24 MP, progressive (the decoder's most expensive kind; its peak memory is the bound).
+  const twentyFour = await syntheticTwentyFourMp();
+  if (twentyFour) photos.push({ label: "24 MP: Volna 6000x4000, progressive (made here)", name: "twenty-four-mp", path: twentyFour, large: true });
   return photos;
 }
 

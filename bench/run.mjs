@@ -310,7 +310,7 @@ for (const row of rows) {
 }
 
 const pad = (value, width) => String(value).padStart(width);
-console.log("\nSketch job per stage, as the Worker runs it (Node " + process.version + ", one thread; best of the runs timed against OpenCV below (15-100; 3 for the large photos: 5120 px, 12 MP and upload-sized), in rounds with OpenCV's (below), after a warm-up of 1.5 s of runs; MP/s of the decoded plane)");
+console.log("\nSketch job per stage, as the Worker runs it (Node " + process.version + ", one thread; best of the runs timed against OpenCV below (15-100; 3 for the large photos: 5120 px, 12 MP, 24 MP and upload-sized), in rounds with OpenCV's (below), after a warm-up of 1.5 s of runs; MP/s of the decoded plane)");
 console.log(
   ["photo".padEnd(44), "size", "decode", "tone+noise", "regions", "draw", "kernel", "scoring", "encode", "total", "kernel MP/s", "peak MB", "score"]
     .map((h, i) => (i === 0 ? h : pad(h, i === 1 ? 10 : i === 10 ? 12 : 11)))
@@ -345,7 +345,7 @@ if (!speedOnly) console.log("  + wasm memory of the job alone in a fresh process
 const compared = rows.filter((r) => r.cv);
 if (compared.length) {
   console.log(`\nThe whole same job, file to PNG, against OpenCV ${compared[0].cv.version} with cv2.setNumThreads(1) (bench/opencv_recipe.py --serve); ratio > 1 = ours faster`);
-  console.log("Both sides timed in alternating rounds (5 rounds of 3-20 runs a side, about 200 ms of our job each; 3 of 1 for the large photos: 5120 px, 12 MP and upload-sized), best of each side;");
+  console.log("Both sides timed in alternating rounds (5 rounds of 3-20 runs a side, about 200 ms of our job each; 3 of 1 for the large photos: 5120 px, 12 MP, 24 MP and upload-sized), best of each side;");
   console.log("wall = elapsed time (what a customer waits on an idle machine); CPU = the process's CPU time, steady when the machine is shared;");
   console.log("rounds = the least and greatest of the rounds' own CPU ratios");
   console.log(["photo".padEnd(44), "ours wall", "cv wall", "ratio", "ours CPU", "cv CPU", "CPU ratio", "rounds", "+ score", "our kernel*", "cv job*", "ratio*"].map((h, i) => (i === 0 ? h : pad(h, 12))).join(""));
