@@ -16,7 +16,7 @@
  * buffer); progressive must keep coefficients until the last scan, then runs the scaled IDCT over
  * them. Of each block (luma and chroma alike) it keeps only the N x N coefficients its N/8 IDCT
  * reads, and one bit per coefficient saying whether it is non-zero (a refinement scan reads a
- * correction bit for each non-zero one, kept or not): 16 bytes a block at 2/8, where all 64
+ * correction bit for each non-zero one, kept or not): 17 bytes a block at 2/8, where all 64
  * coefficients took 128. A 24 MP progressive photo read at 2/8 held 48 MB of luma coefficients
  * that way, half the job's peak memory (bench/memory.mjs); now 5 MB.
  *

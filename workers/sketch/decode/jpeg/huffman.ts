@@ -5,7 +5,7 @@
 import { PermanentSketchError, TRUNCATED_JPEG_REASON } from "../../errors";
 
 /*
- * The hot loops below (symbol, acCoefficients and the other coefficient readers) declare
+ * The hot code below (codeAt, acCoefficients and the other coefficient readers) declares
  * LOOKUP_BITS and FAST_AC_BITS again as local literals of the same value: change them together.
  * In optimised code each use of a module-level constant was a load of the module's slot and a
  * check of it, and every mask and shift was computed at run time (the decode of a 741 px photo
@@ -88,7 +88,7 @@ export function prepareFastAc(table: HuffmanTable): void {
       length = entry >> 8;
       rs = entry & 0xff;
     } else {
-      // Longer than the short look-up: as longSymbol reads it, up to FAST_AC_BITS bits.
+      // Longer than the short look-up: as codeAt reads it, up to FAST_AC_BITS bits.
       for (let bits = LOOKUP_BITS + 1; bits <= FAST_AC_BITS; bits++) {
         const code = prefix >> (FAST_AC_BITS - bits);
         if (code <= maxCode[bits]) {
@@ -118,6 +118,23 @@ export function prepareFastAc(table: HuffmanTable): void {
  * hot loops was cleared with it, and they were compiled again on every photo.
  */
 export const SHAPE_KEEPER_TABLE: HuffmanTable = buildHuffmanTable(new Uint8Array(16), new Uint8Array(0));
+
+/**
+ * The Huffman code at the top of a bit buffer holding `count` bits (at least 16), as
+ * (its length << 8) | its symbol: the look-up for a short code, else a walk over the longer
+ * lengths. Pure, so the readers whose bit buffer lives in locals call it too.
+ */
+function codeAt(table: HuffmanTable, buffer: number, count: number): number {
+  const LOOKUP_BITS = 9;
+  const entry = table.lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
+  if (entry !== 0) return entry;
+  const { maxCode } = table;
+  for (let length = LOOKUP_BITS + 1; length <= 16; length++) {
+    const code = (buffer >>> (count - length)) & ((1 << length) - 1);
+    if (code <= maxCode[length]) return (length << 8) | table.symbols[table.valueOffset[length] + code];
+  }
+  throw new PermanentSketchError("The JPEG file is damaged (bad Huffman code).");
+}
 
 /**
  * Reads bits MSB first from the entropy-coded data starting at `position`. At a marker (0xFF not
@@ -215,27 +232,10 @@ export class BitReader {
   }
 
   symbol(table: HuffmanTable): number {
-    const LOOKUP_BITS = 9;
     if (this.count < 16) this.fill();
-    const entry = table.lookup[(this.buffer >>> (this.count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
-    if (entry !== 0) {
-      this.count -= entry >> 8;
-      return entry & 0xff;
-    }
-    return this.longSymbol(table);
-  }
-
-  /** A code longer than the look-up's bits (at least 16 bits are in the buffer). */
-  private longSymbol(table: HuffmanTable): number {
-    const { maxCode } = table;
-    for (let length = LOOKUP_BITS + 1; length <= 16; length++) {
-      const code = (this.buffer >>> (this.count - length)) & ((1 << length) - 1);
-      if (code <= maxCode[length]) {
-        this.count -= length;
-        return table.symbols[table.valueOffset[length] + code];
-      }
-    }
-    throw new PermanentSketchError("The JPEG file is damaged (bad Huffman code).");
+    const code = codeAt(table, this.buffer, this.count);
+    this.count -= code >> 8;
+    return code & 0xff;
   }
 
   /**
@@ -251,8 +251,6 @@ export class BitReader {
    */
   acCoefficients(table: HuffmanTable, block: Int32Array, quant: Uint16Array, place: Uint8Array): number {
     const FAST_AC_BITS = 11;
-    const LOOKUP_BITS = 9;
-    const lookup = table.lookup;
     const fastAc = table.fastAc;
     let buffer = this.buffer;
     let count = this.count;
@@ -275,16 +273,9 @@ export class BitReader {
         k++;
         continue;
       }
-      let rs: number;
-      const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
-      if (entry !== 0) {
-        count -= entry >> 8;
-        rs = entry & 0xff;
-      } else {
-        this.count = count;
-        rs = this.longSymbol(table);
-        count = this.count;
-      }
+      const code = codeAt(table, buffer, count);
+      count -= code >> 8;
+      const rs = code & 0xff;
       const size = rs & 15;
       if (size === 0) {
         if (rs !== 0xf0) break; // end of block
@@ -318,8 +309,6 @@ export class BitReader {
    */
   acFirstPass(table: HuffmanTable, store: SparseCoefficients, block: number, start: number, end: number, low: number): number {
     const FAST_AC_BITS = 11;
-    const LOOKUP_BITS = 9;
-    const lookup = table.lookup;
     const fastAc = table.fastAc;
     const kept = store.kept;
     const slots = store.keptSlot;
@@ -347,16 +336,9 @@ export class BitReader {
         if (k > 63) break;
         value = fast >> 8;
       } else {
-        let rs: number;
-        const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
-        if (entry !== 0) {
-          count -= entry >> 8;
-          rs = entry & 0xff;
-        } else {
-          this.count = count;
-          rs = this.longSymbol(table);
-          count = this.count;
-        }
+        const code = codeAt(table, buffer, count);
+        count -= code >> 8;
+        const rs = code & 0xff;
         const run = rs >> 4;
         const size = rs & 15;
         if (count < 15) {
@@ -407,8 +389,6 @@ export class BitReader {
    * zero (most of a block's band, in smooth areas), so the walk stops there.
    */
   acRefinement(table: HuffmanTable, store: SparseCoefficients, block: number, start: number, end: number, low: number, endOfBandRun: number): number {
-    const LOOKUP_BITS = 9;
-    const lookup = table.lookup;
     const plus = 1 << low;
     const minus = -1 << low;
     const kept = store.kept;
@@ -427,16 +407,9 @@ export class BitReader {
           buffer = this.buffer;
           count = this.count;
         }
-        let rs: number;
-        const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
-        if (entry !== 0) {
-          count -= entry >> 8;
-          rs = entry & 0xff;
-        } else {
-          this.count = count;
-          rs = this.longSymbol(table);
-          count = this.count;
-        }
+        const code = codeAt(table, buffer, count);
+        count -= code >> 8;
+        const rs = code & 0xff;
         let run = rs >> 4;
         const size = rs & 15;
         if (count < 15) {
@@ -508,8 +481,6 @@ export class BitReader {
   /** Reads past a sequential block's AC coefficients (a chroma block, not kept). */
   skipAcCoefficients(table: HuffmanTable): void {
     const FAST_AC_BITS = 11;
-    const LOOKUP_BITS = 9;
-    const lookup = table.lookup;
     const fastAc = table.fastAc;
     let buffer = this.buffer;
     let count = this.count;
@@ -526,16 +497,9 @@ export class BitReader {
         k += ((fast >> 4) & 15) + 1;
         continue;
       }
-      let rs: number;
-      const entry = lookup[(buffer >>> (count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)];
-      if (entry !== 0) {
-        count -= entry >> 8;
-        rs = entry & 0xff;
-      } else {
-        this.count = count;
-        rs = this.longSymbol(table);
-        count = this.count;
-      }
+      const code = codeAt(table, buffer, count);
+      count -= code >> 8;
+      const rs = code & 0xff;
       const size = rs & 15;
       if (size === 0) {
         if (rs !== 0xf0) break;
