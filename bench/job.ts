@@ -31,6 +31,8 @@ export interface JobTiming {
   noise_ms: number;
   regions_ms: number;
   draw_ms: number;
+  /** The region stage's steps (grid, edge maps, faces, …: kernel/stage-clock.ts), for bench/stages.mjs. */
+  region_steps_ms: Record<string, number>;
   score_ms: number;
   encode_ms: number;
   total_ms: number;
@@ -88,7 +90,10 @@ export async function runJob(
   let stageStart = t1;
   onKernelStage((stage) => {
     const now = performance.now();
-    stages[stage] = now - stageStart;
+    // A step of a stage ("regions/merge") counts in its stage ("regions"); every step is kept too.
+    const whole = stage.split("/")[0];
+    stages[whole] = (stages[whole] ?? 0) + now - stageStart;
+    if (whole !== stage) stages[stage] = now - stageStart;
     stageStart = now;
   });
   // As grayToSketch, with the photo's chroma as the Worker hands it over (pipeline.ts photoRegions).
@@ -131,6 +136,7 @@ export async function runJob(
       noise_ms: stages.noise,
       regions_ms: stages.regions,
       draw_ms: stages.draw,
+      region_steps_ms: Object.fromEntries(Object.entries(stages).filter(([stage]) => stage.startsWith("regions/")).map(([stage, ms]) => [stage.slice("regions/".length), ms])),
       score_ms: t4 - t3,
       encode_ms: t5 - t4,
       total_ms: t5 - t0,

@@ -95,6 +95,11 @@ of the machine (see bench/run.mjs, sameJobRounds).
 `opencv_recipe.py --pages PATH PREFIX` runs the whole same job's hierarchy once, writes each
 level's page to PREFIX-<level>.png and prints the faces found (x, y, side on the grid) and the
 levels' region and stroke counts as JSON: for looking at the mirror's pages beside ours.
+
+`opencv_recipe.py --stages PATH [RUNS]` times the whole same job's stages (decode, grid, edge
+maps, faces, basins, boundary model, insides, merge, arcs, strokes, draw, encode: the kernel's
+own stage names) and prints each one's best of RUNS as JSON: for bench/stages.mjs, which puts
+them beside ours.
 """
 import functools
 import heapq
@@ -1396,27 +1401,43 @@ def analysis_grid(photo):
     return small, chroma, grid, grid_noise
 
 
+STAGE_CLOCK = None
+
+
+def stage_done(name):
+    """For --stages: the time since the last stage ended goes to `name` (the kernel's stage names,
+    workers/sketch/kernel/stage-clock.ts), when a clock is set."""
+    if STAGE_CLOCK is not None:
+        STAGE_CLOCK(name)
+
+
 def hierarchy(photo):
     """regions/index.ts buildHierarchy (with finestBorders), from a decoded plane of any size:
     grey (2-D), or YCrCb (3 channels: Y is the grey, Cr and Cb the chroma)."""
     h, w = photo.shape[:2]
     small, chroma, grid, grid_noise = analysis_grid(photo)
+    stage_done("grid")
     px_per_mm = max(grid) / PRINT_LONG_EDGE_MM
     flood, saliency, strongest, smooth, magnitude, sigma = edge_maps(small, grid_noise, px_per_mm, chroma)
+    stage_done("edge maps")
     faces = find_faces(small)
     face_weight = face_weights(faces, *grid)
+    stage_done("faces")
     basin, basins = watershed_basins(flood)
     edge_a, edge_b, length, strength, border_magnitude, area = adjacency_of(basin, basins, saliency, flood)
     region_of, count = join_across_no_border(edge_a, edge_b, length, strength, basins)
     label = region_of[basin]
     edge_a, edge_b, length, strength, border_magnitude, area = coarser_graph(edge_a, edge_b, length, strength, border_magnitude, area, region_of, count)
+    stage_done("basins")
     boundary = border_boundary(small, chroma, label, count, edge_a, edge_b, magnitude, sigma)
+    stage_done("boundary model")
     # A faint photo's lightness is read in finer steps (index.ts finestBorders).
     contrast = min(1.0, strongest / (CLEAR_PHOTO_EDGE_STEPS * VISIBLE_STEP))
     histograms = region_histograms(smooth, magnitude, max(contrast, MIN_CONTRAST), chroma, label, count)
     if face_weight is not None:
         face_mass = np.bincount(label.ravel(), weights=face_weight.ravel().astype(np.float64), minlength=count)
         histograms = np.column_stack([histograms, face_mass])
+    stage_done("insides")
     per_cm2 = (max(grid) / (PRINT_LONG_EDGE_MM / 10)) ** 2  # grid pixels per cm² of the page
     phases = [{
         "minArea": LEVEL_REGIONS[name]["minAreaCm2"] * per_cm2,
@@ -1426,9 +1447,13 @@ def hierarchy(photo):
         "standOutArea": SMALLEST_STANDING_OUT_CM2 * per_cm2,
     } for name in LEVEL_NAMES]
     kept, gone, phase_end = merge_sequence(edge_a, edge_b, length, strength, border_magnitude, boundary, area, histograms, phases, grid[0] * grid[1], chroma is not None, face_weight is not None)
+    stage_done("merge")
     arc_sigma = ARC_SMOOTHING_MM * px_per_mm
     finest = partition_after(count, kept, gone, phase_end[0])[label]
+    arcs = smoothed_borders(finest, arc_sigma)  # kept, as ours keeps the finest level's arcs
+    stage_done("arcs")
     strokes = find_strokes(smooth, 1 / px_per_mm, max(contrast, MIN_CONTRAST), face_weight)
+    stage_done("strokes")
     return {
         "label": label,
         "regions": count,
@@ -1436,7 +1461,7 @@ def hierarchy(photo):
         "gone": gone,
         "phase_end": phase_end,
         "arc_sigma": arc_sigma,
-        "arcs": smoothed_borders(finest, arc_sigma),  # kept, as ours keeps the finest level's arcs
+        "arcs": arcs,
         "page_size": print_page_size(w, h),
         "strokes": strokes,
         "faces": faces,
@@ -1479,10 +1504,39 @@ def decoded(path, mode):
 
 
 def whole(path, mode):
-    page = job(decoded(path, mode))
+    photo = decoded(path, mode)
+    stage_done("decode")
+    tree = hierarchy(photo)
+    page = draw(tree, DRAWN_LEVEL)
+    stage_done("draw")
     # A 1-bit grey PNG, as ours: the page is black and white, and the Worker writes it at bit
     # depth 1 (workers/sketch/encode.ts). An 8-bit PNG here cost OpenCV 0.4-1.9 ms more.
-    return cv2.imencode(".png", page, [cv2.IMWRITE_PNG_BILEVEL, 1])[1]
+    png = cv2.imencode(".png", page, [cv2.IMWRITE_PNG_BILEVEL, 1])[1]
+    stage_done("encode")
+    return png
+
+
+def stages(path, runs):
+    """The whole same job's stages (whole() above, the names of ours), each the best of `runs`
+    runs after one untimed run, in ms, as JSON: for bench/stages.mjs."""
+    global STAGE_CLOCK
+    mode = reduced_mode(path)
+    whole(path, mode)
+    best = {}
+    for _ in range(runs):
+        last = [time.perf_counter()]
+
+        def clock(name):
+            now = time.perf_counter()
+            best[name] = min(best.get(name, float("inf")), (now - last[0]) * 1000)
+            last[0] = now
+
+        STAGE_CLOCK = clock
+        start = last[0]
+        whole(path, mode)
+        best["whole"] = min(best.get("whole", float("inf")), (time.perf_counter() - start) * 1000)
+    STAGE_CLOCK = None
+    print(json.dumps(best))
 
 
 def best_ms(fn, repeats, *args):
@@ -1549,6 +1603,9 @@ def main():
         return
     if sys.argv[1] == "--pages":
         pages(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "--stages":
+        stages(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 10)
         return
     path = sys.argv[1]
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3

@@ -28,6 +28,7 @@ import { estimateNoise } from "./noise";
 import { rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "./plane";
 import type { FaceBox } from "./faces";
 import { buildHierarchy, drawLevel, type RegionHierarchy } from "./regions";
+import { stageDone } from "./stage-clock";
 import { histogramOf, toneCurve } from "./tone";
 
 export { extentOf, findMarks, type Marks } from "./components";
@@ -38,6 +39,7 @@ export { buildHierarchy, drawLevel, printPageSize, regionCountAt, regionsAt, typ
 export { deserialiseHierarchy, serialiseHierarchy } from "./regions/serialise";
 export { REGION_TUNING } from "./regions/tuning";
 export { areaResize, downscaleToFit, fitWithin } from "./resize";
+export { onKernelStage } from "./stage-clock";
 export { histogramOf, toneCurve } from "./tone";
 
 export interface KernelResult {
@@ -50,21 +52,14 @@ export interface KernelResult {
   noise: number;
 }
 
-let stageClock: ((stage: string) => void) | null = null;
-
-/** For the benchmark (bench/kernel-only.mjs): called after each kernel stage with its name. */
-export function onKernelStage(clock: ((stage: string) => void) | null): void {
-  stageClock = clock;
-}
-
 /** The photo's region hierarchy, the toned grey it was found on, and the faces found on it (in the grey's pixels). */
 export function grayToHierarchy(gray: GrayPlane, chroma?: ChromaPlanes): { hierarchy: RegionHierarchy; grey: GrayPlane; noise: number; faces: FaceBox[] } {
   const curve = toneCurve(histogramOf(gray));
-  stageClock?.("tone");
+  stageDone("tone");
   const noise = estimateNoise(gray);
-  stageClock?.("noise");
+  stageDone("noise");
   const { hierarchy, grey, faces } = buildHierarchy(gray, curve, noise, chroma);
-  stageClock?.("regions");
+  stageDone("regions");
   return { hierarchy, grey, noise, faces };
 }
 
@@ -72,7 +67,7 @@ export function grayToHierarchy(gray: GrayPlane, chroma?: ChromaPlanes): { hiera
 export function grayToSketch(gray: GrayPlane, options: { detail?: DetailLevel; chroma?: ChromaPlanes } = {}): KernelResult {
   const { hierarchy, grey, noise } = grayToHierarchy(gray, options.chroma);
   const sketch = drawLevel(hierarchy, options.detail ?? DEFAULT_DETAIL_LEVEL);
-  stageClock?.("draw");
+  stageDone("draw");
   return { sketch, hierarchy, grey, noise };
 }
 

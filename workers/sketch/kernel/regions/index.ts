@@ -27,6 +27,7 @@ import { drawArcs, inkLines } from "./draw";
 import { edgeMaps, STRENGTH_LEVELS, STRENGTH_STEPS_PER_GREY_LEVEL } from "./edge-map";
 import { joinAcrossNoBorder, mergeSequence, type MergePhase } from "./merge-tree";
 import { borderBoundary } from "../boundary";
+import { stageDone } from "../stage-clock";
 import { HistogramJudge, pixelFeatures } from "./region-features";
 import { BORDER_MODEL, REGION_TUNING, LEVEL_REGIONS } from "./tuning";
 import { watershedBasins } from "./watershed";
@@ -92,6 +93,7 @@ export function analysisPlanes(photo: GrayPlane, curve: Uint8Array, chroma?: Chr
  */
 export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number, chroma?: ChromaPlanes, options: HierarchyOptions = {}) {
   const { grid, grey, colour } = analysisPlanes(photo, curve, chroma);
+  stageDone("regions/grid");
   const longEdge = Math.max(grid.width, grid.height);
   // Averaging n x n pixels divides the noise by n.
   const gridNoise = (noise * grid.height) / photo.height;
@@ -104,22 +106,27 @@ export function finestBorders(photo: GrayPlane, curve: Uint8Array, noise: number
     clearPhotoEdgeSteps: REGION_TUNING.clearPhotoEdgeSteps,
     colourWeight: REGION_TUNING.colourWeight,
   }, chroma);
+  stageDone("regions/edge maps");
   const faces = options.faces === false ? [] : findFaces(grey);
   const faceWeight = faceWeights(faces, grid.width, grid.height);
+  stageDone("regions/faces");
   const basins = watershedBasins(maps.flood, STRENGTH_LEVELS, grid.width, grid.height);
   const basinGraph = adjacencyOf(basins.label, basins.count, grid.width, grid.height, maps.saliency, STRENGTH_STEPS_PER_GREY_LEVEL, maps.flood);
   const joined = joinAcrossNoBorder(basinGraph, basins.count, REGION_TUNING.noBorderBelow);
   for (let i = 0; i < basins.label.length; i++) basins.label[i] = joined.regionOf[basins.label[i]];
   basins.count = joined.count;
   const graph = coarserGraph(basinGraph, joined.regionOf, joined.count);
+  stageDone("regions/basins");
   // The per-pixel boundary model's evidence along each border, where the border is in focus.
   graph.borderBoundary = borderBoundary(graph, basins.label, grey, colour, maps.magnitude, maps.sigma, options.boundaryChance);
+  stageDone("regions/boundary model");
   // On a photo with no clear edge at all (mist, night) borders are judged against its own
   // clearest ones, or even its Standard page would be one line and its Simple page blank: its
   // lightness is read in finer steps (and no page is blank: REGION_TUNING.fewestRegions).
   const contrast = Math.max(MIN_CONTRAST, Math.min(1, maps.strongest / (REGION_TUNING.clearPhotoEdgeSteps * REGION_TUNING.visibleStep)));
   const features = pixelFeatures(maps.smooth, maps.magnitude, contrast, colour);
   const judge = new HistogramJudge(features, basins.label, basins.count, BORDER_MODEL, faceWeight, FACE_TUNING.insideOdds);
+  stageDone("regions/insides");
   return { grid, grey, basins, graph, judge, smooth: maps.smooth, contrast, faces, faceWeight };
 }
 
@@ -138,6 +145,7 @@ export function buildHierarchy(
   const { grid, grey, basins, graph, judge, smooth, contrast, faces, faceWeight } = finestBorders(photo, curve, noise, chroma, options);
   const longEdge = Math.max(grid.width, grid.height);
   const sequence = mergeSequence(graph, basins.count, options.phases ?? mergePhases(longEdge), judge);
+  stageDone("regions/merge");
 
   // The finest level's partition: basins relabelled by their region after phase one.
   const regionOfBasin = partitionAfter(basins.count, sequence.mergeA, sequence.mergeB, sequence.phaseEnd[0]);
@@ -150,6 +158,7 @@ export function buildHierarchy(
   const label = basins.label;
   for (let i = 0; i < label.length; i++) label[i] = compact[regionOfBasin[label[i]]];
   const arcs = smoothArcs(traceArcs(label, grid.width, grid.height), REGION_TUNING.arcSmoothingMm * (longEdge / PRINT_LONG_EDGE_MM), REGION_TUNING.arcPointStep);
+  stageDone("regions/arcs");
 
   const first = sequence.phaseEnd[0];
   const mergeA = new Int32Array(sequence.mergeA.length - first);
@@ -164,6 +173,7 @@ export function buildHierarchy(
   const mergesAt = {} as Record<DetailLevel, number>;
   for (const level of LEVELS_FINE_TO_COARSE) mergesAt[level] = phaseEnds[levelPhase[level]];
   const strokes = findStrokes(smooth, PRINT_LONG_EDGE_MM / longEdge, contrast, faceWeight);
+  stageDone("regions/strokes");
   const page = printPageSize(photo.width, photo.height);
   const hierarchy = { pageWidth: page.width, pageHeight: page.height, gridWidth: grid.width, gridHeight: grid.height, regionCount, arcs, mergeA, mergeB, mergesAt, strokes };
   return { hierarchy, grey, finestLabel: label, faces, phaseEnds };
