@@ -26,25 +26,31 @@ export interface Arcs extends Polylines {
 export function traceArcs(label: Int32Array, width: number, height: number): Arcs {
   const cornersWide = width + 1;
   // Crack presence: vertical (left of pixel x, y), horizontal (above pixel x, y), indexed by corner.
-  const vertical = new Uint8Array(cornersWide * (height + 1));
-  const horizontal = new Uint8Array(cornersWide * (height + 1));
-  const degree = new Uint8Array(cornersWide * (height + 1));
+  const corners = cornersWide * (height + 1);
+  const vertical = new Uint8Array(corners);
+  const horizontal = new Uint8Array(corners);
+  // How many cracks meet at each corner; padded to whole 32-bit words, so that the scans for the
+  // arcs' starts below skip four corners without a crack at once (most corners have none).
+  const degree = new Uint8Array(Math.ceil(corners / 4) * 4);
+  const degreeWords = new Uint32Array(degree.buffer);
   for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const corner = y * cornersWide;
     for (let x = 1; x < width; x++) {
-      if (label[y * width + x] === label[y * width + x - 1]) continue;
-      const c = y * cornersWide + x;
-      vertical[c] = 1;
-      degree[c]++;
-      degree[c + cornersWide]++;
+      if (label[row + x] === label[row + x - 1]) continue;
+      vertical[corner + x] = 1;
+      degree[corner + x]++;
+      degree[corner + cornersWide + x]++;
     }
   }
   for (let y = 1; y < height; y++) {
+    const row = y * width;
+    const corner = y * cornersWide;
     for (let x = 0; x < width; x++) {
-      if (label[y * width + x] === label[(y - 1) * width + x]) continue;
-      const c = y * cornersWide + x;
-      horizontal[c] = 1;
-      degree[c]++;
-      degree[c + 1]++;
+      if (label[row + x] === label[row - width + x]) continue;
+      horizontal[corner + x] = 1;
+      degree[corner + x]++;
+      degree[corner + x + 1]++;
     }
   }
   const sideA: number[] = [];
@@ -101,14 +107,20 @@ export function traceArcs(label: Int32Array, width: number, height: number): Arc
     return c >= cornersWide && vertical[c - cornersWide] === 1;
   };
 
-  for (let c = 0; c < degree.length; c++) {
-    if (!isNode(c)) continue;
-    for (let d = 0; d < 4; d++) while (hasCrack(c, d)) walk(c, d);
+  for (let word = 0; word < degreeWords.length; word++) {
+    if (degreeWords[word] === 0) continue;
+    for (let c = 4 * word; c < 4 * word + 4; c++) {
+      if (!isNode(c)) continue;
+      for (let d = 0; d < 4; d++) while (hasCrack(c, d)) walk(c, d);
+    }
   }
   // What is left is closed loops without a junction (a region inside one other).
-  for (let c = 0; c < degree.length; c++) {
-    if (degree[c] !== 2) continue;
-    for (let d = 0; d < 4; d++) if (hasCrack(c, d)) walk(c, d);
+  for (let word = 0; word < degreeWords.length; word++) {
+    if (degreeWords[word] === 0) continue;
+    for (let c = 4 * word; c < 4 * word + 4; c++) {
+      if (degree[c] !== 2) continue;
+      for (let d = 0; d < 4; d++) if (hasCrack(c, d)) walk(c, d);
+    }
   }
   return {
     count: sideA.length,
