@@ -5,7 +5,8 @@
 import { decodeImage } from "../workers/sketch/decode";
 import { decodeToGray, levelScores } from "../workers/sketch/pipeline";
 import { encodeGrayPng } from "../workers/sketch/encode";
-import { areaResize, drawLevel, grayToHierarchy, grayToSketch, onKernelStage, rgbaToGray, type ChromaPlanes, type GrayPlane } from "../workers/sketch/kernel";
+import { areaResize, drawLevel, grayToHierarchy, grayToSketch, rgbaToGray, type ChromaPlanes, type GrayPlane } from "../workers/sketch/kernel";
+import { timeKernelStages } from "./stage-times";
 import { measureQuality, varianceOfLaplacian, type QualityReport } from "../workers/sketch/measure/quality";
 import { facesOnPage } from "../workers/sketch/measure/faces";
 import type { StoredRegions } from "../workers/sketch/stored-regions";
@@ -86,21 +87,13 @@ export async function runJob(
   const gray = await decodeToPlane(bytes, source);
   sample("decoded");
   const t1 = performance.now();
-  const stages: Record<string, number> = {};
-  let stageStart = t1;
-  onKernelStage((stage) => {
-    const now = performance.now();
-    // A step of a stage ("regions/merge") counts in its stage ("regions"); every step is kept too.
-    const whole = stage.split("/")[0];
-    stages[whole] = (stages[whole] ?? 0) + now - stageStart;
-    if (whole !== stage) stages[stage] = now - stageStart;
-    stageStart = now;
-  });
+  const clock = timeKernelStages(t1);
   // As grayToSketch, with the photo's chroma as the Worker hands it over (pipeline.ts photoRegions).
   const { hierarchy, grey, faces } = grayToHierarchy({ data: gray.data, width: gray.width, height: gray.height }, gray.chroma);
   const page = drawLevel(hierarchy, detail);
-  stages.draw = performance.now() - stageStart;
-  onKernelStage(null);
+  clock.lap("draw");
+  clock.stop();
+  const stages = clock.spent;
   sample("page");
   const t3 = performance.now();
   const cs0 = cpu();

@@ -23,23 +23,14 @@ const times = [];
 const stages = {};
 let result;
 for (let i = 0; i < runs; i++) {
-  let last = performance.now();
-  const spent = {};
-  job.onKernelStage((stage) => {
-    const now = performance.now();
-    // A step of a stage ("regions/merge") counts in its stage ("regions") and is kept on its own too.
-    const whole = stage.split("/")[0];
-    spent[whole] = (spent[whole] ?? 0) + now - last;
-    if (whole !== stage) spent[stage] = now - last;
-    last = now;
-  });
   const t0 = performance.now();
+  const clock = job.timeKernelStages(t0);
   result = job.grayToSketch(plane, { chroma: plane.chroma });
   times.push(performance.now() - t0);
+  clock.stop();
   // Per stage: the best over the runs (each stage's own best, not one run's).
-  for (const [stage, ms] of Object.entries(spent)) stages[stage] = Math.min(stages[stage] ?? Infinity, ms);
+  for (const [stage, ms] of Object.entries(clock.spent)) stages[stage] = Math.min(stages[stage] ?? Infinity, ms);
 }
-job.onKernelStage(null);
 for (const stage of Object.keys(stages)) stages[stage] = +stages[stage].toFixed(1);
 times.sort((a, b) => a - b);
 // --compare RAW: mean/max abs difference to a page saved earlier with --save RAW (same photo).

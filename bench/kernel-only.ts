@@ -4,9 +4,10 @@
  * them), so the kernel can be timed on its own.
  */
 import { decodeJpegRgba } from "./codecs";
-import { grayToSketch, onKernelStage, rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "../workers/sketch/kernel";
+import { grayToSketch, rgbaToChroma, rgbaToGray, type ChromaPlanes, type GrayPlane } from "../workers/sketch/kernel";
 
-export { grayToSketch, onKernelStage };
+export { grayToSketch };
+export { timeKernelStages } from "./stage-times";
 
 export async function decodeToPlane(bytes: Uint8Array): Promise<GrayPlane & { chroma: ChromaPlanes }> {
   const image = await decodeJpegRgba(bytes);

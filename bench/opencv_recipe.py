@@ -1484,7 +1484,9 @@ def draw(tree, level):
 
 def job(photo):
     """Our whole kernel from the decoded plane (grey, or YCrCb): the hierarchy, then the standard level drawn."""
-    return draw(hierarchy(photo), DRAWN_LEVEL)
+    page = draw(hierarchy(photo), DRAWN_LEVEL)
+    stage_done("draw")
+    return page
 
 
 def reduced_mode(path):
@@ -1506,9 +1508,7 @@ def decoded(path, mode):
 def whole(path, mode):
     photo = decoded(path, mode)
     stage_done("decode")
-    tree = hierarchy(photo)
-    page = draw(tree, DRAWN_LEVEL)
-    stage_done("draw")
+    page = job(photo)
     # A 1-bit grey PNG, as ours: the page is black and white, and the Worker writes it at bit
     # depth 1 (workers/sketch/encode.ts). An 8-bit PNG here cost OpenCV 0.4-1.9 ms more.
     png = cv2.imencode(".png", page, [cv2.IMWRITE_PNG_BILEVEL, 1])[1]

@@ -32,26 +32,27 @@ await bundleWorkerCode({
 const job = await import(pathToFileURL(join(out, "stages-job.mjs")).href);
 const codecs = await import(pathToFileURL(join(out, "stages-codecs.mjs")).href);
 
-const STAGES = ["decode", "grid", "edge maps", "faces", "basins", "boundary model", "insides", "merge", "arcs", "strokes", "draw", "encode"];
-
-/** Our job's stages on one photo, each its best of `runs` (after one untimed run), and the whole job's best. */
+/**
+ * Our job's stages on one photo, each its best of `runs` after one untimed run, and the whole
+ * job's best; null for a photo under --min-long-edge (told by the untimed run). The region
+ * stage's steps are the kernel's own, in its order.
+ */
 async function ourStages(bytes) {
-  await job.runJob(bytes);
+  const { timing: first } = await job.runJob(bytes);
+  if (Math.max(first.sourceWidth, first.sourceHeight) < minLongEdge) return null;
   const best = {};
   const keep = (stage, ms) => (best[stage] = Math.min(best[stage] ?? Infinity, ms));
-  let sourceLongEdge = 0;
   for (let i = 0; i < runs; i++) {
     const { timing } = await job.runJob(bytes);
-    sourceLongEdge = Math.max(timing.sourceWidth, timing.sourceHeight);
     keep("decode", timing.decode_ms);
-    const steps = timing.region_steps_ms;
-    keep("grid", timing.tone_ms + timing.noise_ms + steps.grid);
-    for (const stage of STAGES.slice(2, -2)) keep(stage, steps[stage]);
+    const { grid, ...steps } = timing.region_steps_ms;
+    keep("grid", timing.tone_ms + timing.noise_ms + grid);
+    for (const [step, ms] of Object.entries(steps)) keep(step, ms);
     keep("draw", timing.draw_ms);
     keep("encode", timing.encode_ms);
     keep("whole", timing.same_job_ms);
   }
-  return { best, sourceLongEdge };
+  return best;
 }
 
 /** The mirror's stages on one photo (null without /usr/bin/python3 and cv2, or when the mirror stops). */
@@ -68,21 +69,20 @@ function mirrorStages(path) {
 const pad = (text, width) => String(text).padStart(width);
 const photos = (await benchPhotos({ root, out, codecs })).filter(({ label }) => !only || only.split("|").some((text) => label.includes(text)));
 console.log(`Stages of the whole same job, ours against OpenCV's mirror (ms, best of ${runs} runs each; ratio > 1 = ours faster), photos of ${minLongEdge} px and up`);
-const totals = Object.fromEntries([...STAGES, "whole"].map((stage) => [stage, { ours: 0, cv: 0 }]));
+const totals = {};
 let counted = 0;
 for (const photo of photos) {
-  const bytes = new Uint8Array(readFileSync(photo.path));
-  const { best: ours, sourceLongEdge } = await ourStages(bytes);
-  if (sourceLongEdge < minLongEdge) continue;
+  const ours = await ourStages(new Uint8Array(readFileSync(photo.path)));
+  if (!ours) continue;
   const cv = mirrorStages(photo.path);
   console.log(`\n${photo.label}`);
   console.log(`${"stage".padEnd(16)}${pad("ours", 10)}${pad("OpenCV", 10)}${pad("ratio", 8)}${pad("ours - cv", 11)}`);
-  for (const stage of [...STAGES, "whole"]) {
-    const mine = ours[stage];
+  for (const [stage, mine] of Object.entries(ours)) {
     const theirs = cv?.[stage];
     const cells = theirs === undefined ? ["-", "-", "-"] : [theirs.toFixed(1), `${(theirs / mine).toFixed(2)}x`, (mine - theirs).toFixed(1)];
     console.log(`${stage.padEnd(16)}${pad(mine.toFixed(1), 10)}${pad(cells[0], 10)}${pad(cells[1], 8)}${pad(cells[2], 11)}`);
     if (theirs !== undefined) {
+      totals[stage] ??= { ours: 0, cv: 0 };
       totals[stage].ours += mine;
       totals[stage].cv += theirs;
     }

@@ -114,7 +114,7 @@ describe("faces", () => {
 
 /** The plain Viola-Jones scan, each window through the cascade on its own (decision 034), as the reference. */
 function windowByWindow(grey: GrayPlane, cascade: FaceCascade, smallestFace: number): number[][] {
-  const { windowWidth, windowHeight, stageEnd, stageThreshold, threshold, below, above, rects, weights } = cascade;
+  const { windowWidth, windowHeight, stageEnd, stageThreshold, threshold, votes: stumpVotes, rects, weights } = cascade;
   const found: number[][] = [];
   for (let scale = Math.max(1, smallestFace / windowWidth); ; scale *= FACE_TUNING.scaleStep) {
     const width = Math.round(grey.width / scale);
@@ -143,7 +143,7 @@ function windowByWindow(grey: GrayPlane, cascade: FaceCascade, smallestFace: num
               const [rx, ry, rw, rh] = rects.subarray(stump * 12 + r * 4, stump * 12 + r * 4 + 4);
               if (weights[stump * 3 + r] !== 0) value += weights[stump * 3 + r] * box(base, rx, ry, rw, rh, sums);
             }
-            votes += value * norm < threshold[stump] ? below[stump] : above[stump];
+            votes += value * norm < threshold[stump] ? stumpVotes[2 * stump] : stumpVotes[2 * stump + 1];
           }
           if (votes < stageThreshold[stage]) break;
         }

@@ -28,10 +28,13 @@ export interface FaceCascade {
   /** Stage s runs stumps stageEnd[s - 1] (0 for the first) to stageEnd[s] - 1 and passes at stageThreshold[s]. */
   stageEnd: Int32Array;
   stageThreshold: Float64Array;
-  /** Per stump: its threshold (× the window's contrast) and the votes below and above it. */
+  /** Per stump: its threshold (× the window's contrast)... */
   threshold: Float64Array;
-  below: Float64Array;
-  above: Float64Array;
+  /**
+   * ... and its two votes side by side, below the threshold at 2 × stump and above it at
+   * 2 × stump + 1: the scan picks one by the comparison as an index (detect.ts).
+   */
+  votes: Float64Array;
   /** Per stump, 3 rectangles of x, y, width, height (a missing third has width 0) ... */
   rects: Int32Array;
   /** ... and their weights (whole numbers). */
@@ -51,8 +54,7 @@ export function frontalFaceCascade(): FaceCascade {
     stageEnd: new Int32Array(source.complexClassifiers.length),
     stageThreshold: Float64Array.from(source.complexClassifiers, (stage) => stage.threshold),
     threshold: Float64Array.from(stumps, (stump) => stump.threshold),
-    below: Float64Array.from(stumps, (stump) => stump.left_val),
-    above: Float64Array.from(stumps, (stump) => stump.right_val),
+    votes: Float64Array.from(stumps.flatMap((stump) => [stump.left_val, stump.right_val])),
     rects: new Int32Array(stumps.length * 12),
     weights: new Float64Array(stumps.length * 3),
   };

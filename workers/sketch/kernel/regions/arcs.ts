@@ -29,8 +29,8 @@ export function traceArcs(label: Int32Array, width: number, height: number): Arc
   const corners = cornersWide * (height + 1);
   const vertical = new Uint8Array(corners);
   const horizontal = new Uint8Array(corners);
-  // How many cracks meet at each corner; padded to whole 32-bit words, so that the scans for the
-  // arcs' starts below skip four corners without a crack at once (most corners have none).
+  // How many cracks meet at each corner; padded to whole 32-bit words, so that the scan for the
+  // corners with a crack below skips four without one at once (most corners have none).
   const degree = new Uint8Array(Math.ceil(corners / 4) * 4);
   const degreeWords = new Uint32Array(degree.buffer);
   for (let y = 0; y < height; y++) {
@@ -107,20 +107,20 @@ export function traceArcs(label: Int32Array, width: number, height: number): Arc
     return c >= cornersWide && vertical[c - cornersWide] === 1;
   };
 
+  // The corners a crack touches, in order: four corners without one are skipped at once.
+  const cracked: number[] = [];
   for (let word = 0; word < degreeWords.length; word++) {
     if (degreeWords[word] === 0) continue;
-    for (let c = 4 * word; c < 4 * word + 4; c++) {
-      if (!isNode(c)) continue;
-      for (let d = 0; d < 4; d++) while (hasCrack(c, d)) walk(c, d);
-    }
+    for (let c = 4 * word; c < 4 * word + 4; c++) if (degree[c] !== 0) cracked.push(c);
+  }
+  for (const c of cracked) {
+    if (!isNode(c)) continue;
+    for (let d = 0; d < 4; d++) while (hasCrack(c, d)) walk(c, d);
   }
   // What is left is closed loops without a junction (a region inside one other).
-  for (let word = 0; word < degreeWords.length; word++) {
-    if (degreeWords[word] === 0) continue;
-    for (let c = 4 * word; c < 4 * word + 4; c++) {
-      if (degree[c] !== 2) continue;
-      for (let d = 0; d < 4; d++) if (hasCrack(c, d)) walk(c, d);
-    }
+  for (const c of cracked) {
+    if (degree[c] !== 2) continue;
+    for (let d = 0; d < 4; d++) if (hasCrack(c, d)) walk(c, d);
   }
   return {
     count: sideA.length,

@@ -92,7 +92,7 @@ function columnBoxes(source: Float32Array, from: number, sourceStride: number, c
 }
 
 /**
- * The box of boxLine along four lines at once: element i of line l is at from + l × lane + i × step
+ * The box of boxOneLine along four lines at once: element i of line l is at from + l × lane + i × step
  * in the source, and at to + l × targetLane + i × targetStep in the target. Rows four at a time are
  * step 1 and lane a row; columns four at a time, step a row and lane 1.
  */
