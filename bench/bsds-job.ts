@@ -41,8 +41,9 @@ export const cutName = (threshold: number) => `t${Math.round(100 * threshold).to
  * (its line width and feature strokes). Each cut is a phase of the merge tree: its smallest region,
  * narrowest region and standing-out border interpolated between the levels' (the finest's below
  * Detailed, the coarsest's above Simple), so the cuts at the levels' thresholds are the levels'.
+ * `boundaryChance` as in bsdsPages.
  */
-export async function bsdsCuts(bytes: Uint8Array, scale: number): Promise<Record<string, GrayPlane>> {
+export async function bsdsCuts(bytes: Uint8Array, scale: number, boundaryChance?: Float32Array): Promise<Record<string, GrayPlane>> {
   const { gray, chroma } = await decodeToGray(bytes);
   const grid = fitWithin(gray.width, gray.height, REGION_TUNING.analysisLongEdge);
   const levels = mergePhases(Math.max(grid.width, grid.height)); // in LEVELS_FINE_TO_COARSE's order
@@ -52,7 +53,7 @@ export async function bsdsCuts(bytes: Uint8Array, scale: number): Promise<Record
     if (levelPhase[level] < 0) throw new Error(`CUT_THRESHOLDS lacks ${level}'s threshold ${levels[k].mergeBelow}`);
   });
   const phases = CUT_THRESHOLDS.map((threshold) => phaseAt(levels, threshold));
-  const { hierarchy, phaseEnds } = buildHierarchy(gray, toneCurve(histogramOf(gray)), estimateNoise(gray), chroma, { phases, levelPhase });
+  const { hierarchy, phaseEnds } = buildHierarchy(gray, toneCurve(histogramOf(gray)), estimateNoise(gray), chroma, { phases, levelPhase, boundaryChance });
   const pages: Record<string, GrayPlane> = {};
   CUT_THRESHOLDS.forEach((threshold, k) => {
     const distance = (j: number) => Math.abs(levels[j].mergeBelow - threshold);

@@ -3,6 +3,9 @@
   python3 bench/bsds_fit.py BSDS500_DIR BORDERS_DIR             the finest regions' borders (<id>.json, <id>.label)
   python3 bench/bsds_fit.py --near BSDS500_DIR BORDERS_DIR      writes each train photo's near map for --as-merged
   python3 bench/bsds_fit.py --merged BSDS500_DIR BORDERS_DIR    the borders as the tree weighed them (<id>.merged)
+  python3 bench/bsds_fit.py --people-maps BSDS500_DIR SPLIT OUT  each photo's near map as OUT/<id>.f32: a boundary
+                                                                 map that is right everywhere, for bench:bsds's
+                                                                 --boundary-maps (bench/boundary-model/README.md)
   ... --drop NAME[,NAME]                                         fits without these inputs (their weights 0);
                                                                  compare the printed log-loss with and without
 
@@ -44,9 +47,9 @@ def evidence(rows, pixels, grey, grain_levels):
 
 NAMES = ["logSaliency", "logMagnitude", "lightness", "grain", "colour", "sqrtLightness", "sqrtGrain", "sqrtColour", "logSmallerArea", "logLength", "greyPhoto", "smootherGrain", "grainierGrain", "logBoundary"]
 
-def near_map(data, name):
-    """Per pixel of a train photo, the share of its people who drew a line within NEAR_PX."""
-    truth = loadmat(os.path.join(data, "groundTruth", "train", name + ".mat"))["groundTruth"]
+def near_map(data, name, split="train"):
+    """Per pixel of a photo, the share of its people who drew a line within NEAR_PX."""
+    truth = loadmat(os.path.join(data, "groundTruth", split, name + ".mat"))["groundTruth"]
     drawings = [truth[0, i]["Boundaries"][0, 0].astype(np.uint8) for i in range(truth.shape[1])]
     kernel = np.ones((2 * NEAR_PX + 1, 2 * NEAR_PX + 1), np.uint8)
     return np.mean([cv2.dilate(d, kernel) > 0 for d in drawings], axis=0)
@@ -59,6 +62,12 @@ def write_near(data, out):
         near.tofile(os.path.join(out, name + ".near"))
         with open(os.path.join(out, name + ".shape"), "w") as f:
             f.write(f"{near.shape[1]} {near.shape[0]}")
+
+def write_people_maps(data, split, out):
+    """--people-maps: each photo's near map as <id>.f32, the map a perfect boundary model would give."""
+    os.makedirs(out, exist_ok=True)
+    for name in sorted(f[:-4] for f in os.listdir(os.path.join(data, "images", split)) if f.endswith(".jpg")):
+        near_map(data, name, split).astype(np.float32).tofile(os.path.join(out, name + ".f32"))
 
 def merged_rows(borders):
     """--merged: the rows bench/bsds-job.ts mergedBorderRows wrote (stage, length, saliency, magnitude, lightness, grain, colour, smaller area, drawn share, smoother and grainier grain level, the boundary model's mean chance), the last as log(1 + 100 x it) (region-features.ts)."""
@@ -101,6 +110,8 @@ def main():
         del args[at:at + 2]
     if args[0] == "--near":
         return write_near(args[1], args[2])
+    if args[0] == "--people-maps":
+        return write_people_maps(args[1], args[2], args[3])
     if args[0] == "--merged":
         X, Y, W = merged_rows(args[2])
     else:
