@@ -3,10 +3,12 @@ alone against the hierarchy"): each photo's chance map thinned to its crests (ke
 no lower than both neighbours across its own gradient, as Canny thins) and cut at 17 thresholds,
 written as MAPS_DIR's photos' pages OUT/<id>-t<hundredths>.pgm (ink 0 on 255).
 
-    python3 bench/boundary-model/map_pages.py BSDS500 MAPS_DIR OUT [--limit N]
+    python3 bench/boundary-model/map_pages.py BSDS500 MAPS_DIR OUT [--limit N] [--only ID,ID,...] [--times K]
     python3 evaluate.py BSDS500 OUT --split train --limit N --levels t06,t10,...,t70  (it prints the list)
 
 MAPS_DIR: ID.f32 at the train photo's own size, as train.py writes the cross-fitted maps.
+`--times K` multiplies a map before it is cut, for maps whose values do not span the thresholds
+(a patch forest's mean of drawn lines peaks near 0.2: edge_forest.py's maps are cut times 4).
 Scoring the map this way says how much the per-pixel evidence alone agrees with people, beside
 the hierarchy cut at its thresholds (`npm run bench:bsds -- ... --cuts`) on the same photos: the
 regions add to the map what gPb-owt-ucm adds to gPb's.
@@ -18,7 +20,10 @@ import cv2
 import numpy as np
 
 data, maps, out = sys.argv[1:4]
-limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else None
+option = lambda name: sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
+limit = int(option("--limit")) if option("--limit") else None
+only = set(option("--only").split(",")) if option("--only") else None
+times = float(option("--times") or 1)
 THRESHOLDS = np.linspace(0.06, 0.70, 17)
 
 
@@ -47,10 +52,10 @@ def shape_of(name):
 
 
 os.makedirs(out, exist_ok=True)
-names = sorted(f[:-4] for f in os.listdir(maps) if f.endswith(".f32"))[:limit]
+names = [name for name in sorted(f[:-4] for f in os.listdir(maps) if f.endswith(".f32") and ".colour" not in f) if only is None or name in only][:limit]
 for name in names:
     values = np.fromfile(os.path.join(maps, name + ".f32"), dtype=np.float32)
-    thinned = crests(values.reshape(shape_of(name)))
+    thinned = crests(values.reshape(shape_of(name)) * times)
     for threshold in THRESHOLDS:
         page = np.where(thinned > threshold, 0, 255).astype(np.uint8)
         cv2.imwrite(os.path.join(out, f"{name}-t{round(threshold * 100):02d}.pgm"), page)

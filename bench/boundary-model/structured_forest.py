@@ -34,14 +34,11 @@ import sys
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 from scipy.io import loadmat
 from sklearn.tree import DecisionTreeRegressor
 
-PATCH, LABEL, SHRINK = 32, 16, 2  # photo px; the label patch in its middle; channel px per photo px
-GRID = PATCH // SHRINK  # the patch in channel px
-POINTS = np.array([2, 5, 8, 11, 14])  # the 5 x 5 points whose differences are features
-PAIRS = np.array([(a, b) for a in range(25) for b in range(a + 1, 25)])
+from patch_channels import LABEL, channels, features, overlay, photo as read_photo, write_maps
+
 TREES, COMPONENTS, MIN_LEAF = 4, 8, 8
 NEAR_PATCHES, OTHER_PATCHES = 600, 600
 
@@ -51,66 +48,12 @@ half = int(option("--half", -1))
 split = option("--split", "train")
 
 
+def photo(of_split, name, without_lightness=False):
+    return read_photo(data, of_split, name, without_lightness)
+
+
 def names(of_split):
     return sorted(f[:-4] for f in os.listdir(os.path.join(data, "images", of_split)) if f.endswith(".jpg"))
-
-
-def triangle(plane, radius):
-    kernel = np.r_[np.arange(1, radius + 2), np.arange(radius, 0, -1)].astype(np.float32)
-    kernel /= kernel.sum()
-    return cv2.sepFilter2D(plane, -1, kernel, kernel, borderType=cv2.BORDER_REFLECT)
-
-
-def oriented_gradients(luv):
-    """The gradient's magnitude (the largest channel's, over its mean around) and its 4 orientations."""
-    gx = np.stack([cv2.Sobel(luv[..., c], cv2.CV_32F, 1, 0) for c in range(3)], -1) / 8
-    gy = np.stack([cv2.Sobel(luv[..., c], cv2.CV_32F, 0, 1) for c in range(3)], -1) / 8
-    strongest = (gx * gx + gy * gy).argmax(-1)[..., None]
-    gx = np.take_along_axis(gx, strongest, -1)[..., 0]
-    gy = np.take_along_axis(gy, strongest, -1)[..., 0]
-    magnitude = np.sqrt(gx * gx + gy * gy)
-    magnitude /= cv2.boxFilter(magnitude, -1, (9, 9)) + 0.01
-    orientation = np.mod(np.arctan2(gy, gx), np.pi) / np.pi * 4  # 0 to 4
-    planes = [magnitude]
-    for k in range(4):
-        away = np.abs(orientation - k - 0.5)
-        planes.append(magnitude * np.clip(1 - np.minimum(away, 4 - away), 0, 1))
-    return planes
-
-
-def channels(rgb):
-    """13 channel planes at half the (padded) photo's size: blurred for the grid, and for the points."""
-    luv = cv2.cvtColor(rgb, cv2.COLOR_RGB2Luv)
-    luv = np.stack([luv[..., 0] / 100, (luv[..., 1] + 90) / 270, (luv[..., 2] + 135) / 245], -1).astype(np.float32)
-    height, width = rgb.shape[:2]
-    small = lambda plane: cv2.resize(plane, (width // SHRINK, height // SHRINK), interpolation=cv2.INTER_AREA)
-    planes = [small(luv[..., c]) for c in range(3)]
-    for image in (luv, cv2.resize(luv, (width // 2, height // 2), interpolation=cv2.INTER_AREA)):
-        planes += [small(plane) for plane in oriented_gradients(image)]
-    planes = np.stack(planes)
-    return np.stack([triangle(p, 1) for p in planes]), np.stack([triangle(p, 4) for p in planes])
-
-
-def photo(of_split, name, without_lightness=False):
-    """The photo as RGB in [0, 1], and padded by 16 px (reflected) to an even size."""
-    bgr = cv2.imread(os.path.join(data, "images", of_split, name + ".jpg"))
-    if without_lightness:
-        ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
-        ycc[..., 0] = 128
-        bgr = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
-    rgb = bgr[..., ::-1].astype(np.float32) / 255
-    height, width = rgb.shape[:2]
-    return rgb, cv2.copyMakeBorder(rgb, 16, 16 + height % 2, 16, 16 + width % 2, cv2.BORDER_REFLECT)
-
-
-def features(grid_planes, point_planes, ys, xs):
-    """Per patch (its top left corner in channel px): the grid's values and the points' differences."""
-    windows = sliding_window_view(grid_planes, (GRID, GRID), axis=(1, 2))[:, ys, xs]  # C, n, 16, 16
-    grid = np.transpose(windows, (1, 0, 2, 3)).reshape(len(ys), -1)
-    py, px = (a.ravel() for a in np.meshgrid(POINTS, POINTS, indexing="ij"))
-    values = point_planes[:, ys[:, None] + py[None], xs[:, None] + px[None]]  # C, n, 25
-    differences = values[:, :, PAIRS[:, 0]] - values[:, :, PAIRS[:, 1]]
-    return np.concatenate([grid, np.transpose(differences, (1, 0, 2)).reshape(len(ys), -1)], 1).astype(np.float32)
 
 
 def drawn(name):
@@ -174,28 +117,14 @@ def chance_map(forest, rgb, padded):
         X = features(grid_planes, point_planes, ys[start : start + 8000], xs[start : start + 8000])
         for k, (tree, used, _) in enumerate(forest):
             leaves[k, start : start + 8000] = tree.apply(X[:, used])
-    total = np.zeros((2 * rows + LABEL, 2 * columns + LABEL), np.float32)
-    for k, (_, _, leaf_patches) in enumerate(forest):
-        answers = leaf_patches[leaves[k]].reshape(rows, columns, LABEL, LABEL)
-        for dy in range(LABEL):
-            for dx in range(LABEL):
-                total[dy : dy + 2 * rows : 2, dx : dx + 2 * columns : 2] += answers[:, :, dy, dx]
+    answers = sum(leaf_patches[leaves[k]] for k, (_, _, leaf_patches) in enumerate(forest))
     # Each pixel is in (LABEL / 2)² patches' label, by each tree.
-    return total[LABEL // 2 : LABEL // 2 + height, LABEL // 2 : LABEL // 2 + width] / (len(forest) * (LABEL // 2) ** 2)
+    return overlay(answers.reshape(rows, columns, LABEL, LABEL), height, width) / len(forest)
 
 
 def maps(model, out):
     forest = pickle.load(open(model, "rb"))
-    without_lightness = "--without-lightness" in sys.argv
-    os.makedirs(out, exist_ok=True)
-    written = 0
-    for i, name in enumerate(names(split)):
-        if half >= 0 and i % 2 != half:
-            continue
-        chance = chance_map(forest, *photo(split, name, without_lightness))
-        chance.astype(np.float32).tofile(os.path.join(out, name + (".colour" if without_lightness else "") + ".f32"))
-        written += 1
-    print(f"{written} {split} maps -> {out}")
+    write_maps(data, split, half, out, lambda rgb, padded: chance_map(forest, rgb, padded), "--without-lightness" in sys.argv)
 
 
 if command == "fit":
