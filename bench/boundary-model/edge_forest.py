@@ -4,8 +4,8 @@ patch_channels.py, measured as a map before anything of it is written in TypeScr
 
 What differs from structured_forest.py, whose splits are regressions on fixed components:
 - **Labels are segmentations.** A patch's label is one person's segmentation over its middle
-  16 x 16 px (the person drawn at random, as many patches from each person's drawing), not the
-  people's lines averaged.
+  16 x 16 px (as many patches labelled by each of the photo's people), not the people's lines
+  averaged.
 - **Each split is judged on the label's structure at that node.** At every node, 256 random pairs
   of the label's pixels, "do these two lie in one segment?" for every sample, the first principal
   component of those answers over the node's samples, and the two classes its sign makes; the
@@ -14,7 +14,7 @@ What differs from structured_forest.py, whose splits are regressions on fixed co
 - **A leaf answers with one drawing.** The leaf keeps the person's lines of its medoid sample (the
   one whose pair answers are nearest the leaf's mean), as sharp as a drawing, not a mean patch.
 - 8 trees, each on its own random quarter of the features and its own random share of the
-  patches (half of them near a person's line, within 4 px), grown to 8 samples a side; each
+  patches (half of them near a person's line, within 4 px: --radius), grown to 8 samples a side; each
   position (every second pixel) reads 4 of them, alternating, and the map is the mean of the leaves'
   lines over every patch covering a pixel, smoothed by a triangle of radius 1; optionally read at
   several scales of the photo and averaged (--scales 0.5,1,2).
@@ -24,8 +24,9 @@ What differs from structured_forest.py, whose splits are regressions on fixed co
 
 `--half` as in structured_forest.py: fit on the train photos whose place in the sorted list is not
 H modulo 2, map those that are. `--patches` per photo, half near a line; `--bag` the share of them
-each tree is grown on. OUT/ID.f32 at the photo's size, as map_pages.py and train.py --extra read (ID.colour.f32 with
---without-lightness: the photo's Y set to one grey, as dump.mjs takes the lightness away).
+each tree is grown on. OUT/ID.f32 at the photo's size, as map_pages.py and train.py --extra read
+(ID.colour.f32 with --without-lightness: the photo's Y set to one grey, as dump.mjs takes the
+lightness away). Scored alone, the maps are cut times 6 (`map_pages.py --times 6`).
 Needs numpy, scipy, OpenCV and a C compiler (cc).
 """
 import ctypes
@@ -41,13 +42,12 @@ import cv2
 import numpy as np
 from scipy.io import loadmat
 
-from patch_channels import GRID, GRID_FEATURES, LABEL, PAIRS, POINTS, channels, features, overlay, photo, triangle, write_maps
+from patch_channels import FEATURE_COUNT, GRID, GRID_FEATURES, LABEL, PAIRS, POINTS, channels, features, names, overlay, padded, photo, triangle, write_maps
 
 FEATURE_SHARE, MIN_CHILD, MAX_DEPTH = 0.25, 8, 64
 LABEL_PAIRS = 256  # pixel pairs a node's label structure is read from
 TREES_READ = 4  # trees each position reads
 QUANTILE_SAMPLE = 200  # patches a photo the features' bins are cut from
-FEATURE_COUNT = GRID_FEATURES + 13 * len(PAIRS)
 
 command, data = sys.argv[1], sys.argv[2]
 option = lambda name, fallback: sys.argv[sys.argv.index(name) + 1] if name in sys.argv else fallback
@@ -64,17 +64,13 @@ def load_helper():
     helper = ctypes.CDLL(built)
     pointer = ctypes.c_void_p
     helper.quantise.argtypes = [pointer, ctypes.c_int64, ctypes.c_int64, pointer, pointer]
-    helper.best_split.argtypes = [pointer, ctypes.c_int64, pointer, ctypes.c_int64, pointer, ctypes.c_int64, pointer, pointer, pointer]
+    helper.best_split.argtypes = [pointer, ctypes.c_int64, pointer, ctypes.c_int64, pointer, ctypes.c_int64, pointer, pointer]
     helper.best_split.restype = ctypes.c_int
     return helper
 
 
 def address(array):
     return array.ctypes.data_as(ctypes.c_void_p)
-
-
-def names(of_split):
-    return sorted(f[:-4] for f in os.listdir(os.path.join(data, "images", of_split)) if f.endswith(".jpg"))
 
 
 def drawings(name):
@@ -93,7 +89,7 @@ def positions(name, per_photo, random):
     each = max(1, per_photo // (2 * len(people)))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * line_radius + 1, 2 * line_radius + 1))
     for person, (_, lines) in enumerate(people):
-        near = cv2.dilate(lines.astype(np.uint8), disc)[np.minimum(2 * ys, height - 1), np.minimum(2 * xs, width - 1)] > 0
+        near = cv2.dilate(lines.astype(np.uint8), disc)[2 * ys, 2 * xs] > 0
         for where in (np.flatnonzero(near), np.flatnonzero(~near)):
             chosen = random.choice(where, min(each, len(where)), replace=False)
             picked.append(np.stack([chosen, np.full(len(chosen), person)], 1))
@@ -117,8 +113,7 @@ def labels(people, ys, xs, who):
 
 def photo_features(name, per_photo, random):
     people, ys, xs, who = positions(name, per_photo, random)
-    _, padded = photo(data, "train", name)
-    grid_planes, point_planes = channels(padded)
+    grid_planes, point_planes = channels(photo(data, "train", name)[1])
     return features(grid_planes, point_planes, ys, xs), labels(people, ys, xs, who)
 
 
@@ -164,7 +159,7 @@ def grow_tree(seed, bag, out):
     feature, bin_, left, right, leaf = [], [], [], [], []
     stack = [(np.arange(len(rows), dtype=np.int32), 0, 0)]
     feature.append(-1), bin_.append(0), left.append(-1), right.append(-1), leaf.append(-1)
-    chosen_f, chosen_b, gain = ctypes.c_int32(), ctypes.c_int32(), ctypes.c_double()
+    chosen_f, chosen_b = ctypes.c_int32(), ctypes.c_int32()
     started = time.time()
     while stack:
         members, depth, node = stack.pop()
@@ -173,7 +168,7 @@ def grow_tree(seed, bag, out):
         if classes is not None and depth < MAX_DEPTH and len(members) >= 2 * MIN_CHILD and 0 < classes.sum() < len(members):
             members = np.ascontiguousarray(members)
             split = helper.best_split(address(X), X.shape[1], address(members), len(members), address(classes),
-                                      MIN_CHILD, ctypes.byref(chosen_f), ctypes.byref(chosen_b), ctypes.byref(gain)) > 0
+                                      MIN_CHILD, ctypes.byref(chosen_f), ctypes.byref(chosen_b)) > 0
         if not split:
             leaf[node] = int(members[medoid])
             continue
@@ -197,7 +192,7 @@ def fit(out):
     global POOL, SEGMENTS, LINES
     helper = load_helper()
     trees, per_photo, bag = int(option("--trees", 8)), int(option("--patches", 5000)), float(option("--bag", 0.5))
-    fitted_on = [name for i, name in enumerate(names("train")) if i % 2 != half]
+    fitted_on = [name for i, name in enumerate(names(data, "train")) if i % 2 != half]
     random = np.random.default_rng(1)
     started = time.time()
     pool_file = f"{out}.pool.npz"  # the patches, kept for a fit resumed with the same options
@@ -242,13 +237,15 @@ def feature_values(ids, grid_planes, point_planes, ys, xs):
     channel, pair = d // len(PAIRS), d % len(PAIRS)
     a, b = PAIRS[pair, 0], PAIRS[pair, 1]
     y, x = ys[~on_grid], xs[~on_grid]
-    values[~on_grid] = point_planes[channel, y + POINTS[a // 5], x + POINTS[a % 5]] - point_planes[channel, y + POINTS[b // 5], x + POINTS[b % 5]]
+    # Point k of the 5 x 5 is (POINTS[k // 5], POINTS[k % 5]), features' meshgrid order.
+    side = len(POINTS)
+    values[~on_grid] = point_planes[channel, y + POINTS[a // side], x + POINTS[a % side]] - point_planes[channel, y + POINTS[b // side], x + POINTS[b % side]]
     return values
 
 
-def chance_map(forest, rgb, padded):
+def chance_map(forest, rgb, padded_rgb):
     height, width = rgb.shape[:2]
-    grid_planes, point_planes = channels(padded)
+    grid_planes, point_planes = channels(padded_rgb)
     rows, columns = (height + 1) // 2, (width + 1) // 2
     ys, xs = (a.ravel() for a in np.mgrid[0:rows, 0:columns])
     read = min(TREES_READ, len(forest))
@@ -276,9 +273,7 @@ def multiscale_map(forest, rgb, scales):
     total = np.zeros((height, width), np.float32)
     for scale in scales:
         resized = rgb if scale == 1 else cv2.resize(rgb, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_LINEAR)
-        h, w = resized.shape[:2]
-        padded = cv2.copyMakeBorder(resized, 16, 16 + h % 2, 16, 16 + w % 2, cv2.BORDER_REFLECT)
-        chance = chance_map(forest, resized, padded)
+        chance = chance_map(forest, resized, padded(resized))
         total += chance if scale == 1 else cv2.resize(chance, (width, height), interpolation=cv2.INTER_LINEAR)
     return total / len(scales)
 

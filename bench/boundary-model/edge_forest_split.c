@@ -27,9 +27,9 @@ void quantise(const float *X, int64_t n, int64_t F, const float *edges, uint8_t 
 
 /* The split "bin <= t" of feature f that most lowers the Gini impurity of the node's two classes,
  * each side keeping at least min_child samples. X is the tree's own N x F bins (row-major), rows the
- * node's samples, cls their class (0 or 1). Returns 0 if no split lowers it. */
+ * node's samples, cls their class (0 or 1). Returns 0 if no split lowers it, -1 out of memory. */
 int best_split(const uint8_t *X, int64_t F, const int32_t *rows, int64_t n, const uint8_t *cls,
-               int64_t min_child, int32_t *out_feature, int32_t *out_bin, double *out_gain) {
+               int64_t min_child, int32_t *out_feature, int32_t *out_bin) {
   /* counts[f][b][0] samples in bin b, counts[f][b][1] those of class 1 */
   int32_t *counts = calloc((size_t)F * 512, sizeof(int32_t));
   if (!counts) return -1;
@@ -71,6 +71,5 @@ int best_split(const uint8_t *X, int64_t F, const int32_t *rows, int64_t n, cons
     }
   }
   free(counts);
-  *out_gain = found ? (best - parent) / (double)n : 0.0;
   return found;
 }

@@ -8,7 +8,7 @@ written as MAPS_DIR's photos' pages OUT/<id>-t<hundredths>.pgm (ink 0 on 255).
 
 MAPS_DIR: ID.f32 at the train photo's own size, as train.py writes the cross-fitted maps.
 `--times K` multiplies a map before it is cut, for maps whose values do not span the thresholds
-(a patch forest's mean of drawn lines peaks near 0.2: edge_forest.py's maps are cut times 4).
+(a patch forest's mean of drawn lines peaks near 0.2: edge_forest.py's maps are cut times 6).
 Scoring the map this way says how much the per-pixel evidence alone agrees with people, beside
 the hierarchy cut at its thresholds (`npm run bench:bsds -- ... --cuts`) on the same photos: the
 regions add to the map what gPb-owt-ucm adds to gPb's.

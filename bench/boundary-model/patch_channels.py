@@ -16,6 +16,7 @@ POINTS = np.array([2, 5, 8, 11, 14])  # the 5 x 5 points whose differences are f
 PAIRS = np.array([(a, b) for a in range(25) for b in range(a + 1, 25)])
 CHANNELS = 13
 GRID_FEATURES = CHANNELS * GRID * GRID  # 3328, then CHANNELS * len(PAIRS) = 3900 differences
+FEATURE_COUNT = GRID_FEATURES + CHANNELS * len(PAIRS)
 
 
 def triangle(plane, radius):
@@ -54,6 +55,17 @@ def channels(rgb):
     return np.stack([triangle(p, 1) for p in planes]), np.stack([triangle(p, 4) for p in planes])
 
 
+def names(data, of_split):
+    """A split's photo ids in sorted order (the order the forests' halves are cut by)."""
+    return sorted(f[:-4] for f in os.listdir(os.path.join(data, "images", of_split)) if f.endswith(".jpg"))
+
+
+def padded(rgb):
+    """The photo padded by 16 px (reflected), to an even size: every patch's middle on the photo."""
+    height, width = rgb.shape[:2]
+    return cv2.copyMakeBorder(rgb, 16, 16 + height % 2, 16, 16 + width % 2, cv2.BORDER_REFLECT)
+
+
 def photo(data, of_split, name, without_lightness=False):
     """The photo as RGB in [0, 1], and padded by 16 px (reflected) to an even size."""
     bgr = cv2.imread(os.path.join(data, "images", of_split, name + ".jpg"))
@@ -62,8 +74,7 @@ def photo(data, of_split, name, without_lightness=False):
         ycc[..., 0] = 128
         bgr = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
     rgb = bgr[..., ::-1].astype(np.float32) / 255
-    height, width = rgb.shape[:2]
-    return rgb, cv2.copyMakeBorder(rgb, 16, 16 + height % 2, 16, 16 + width % 2, cv2.BORDER_REFLECT)
+    return rgb, padded(rgb)
 
 
 def features(grid_planes, point_planes, ys, xs):
@@ -90,10 +101,9 @@ def overlay(answers, height, width):
 def write_maps(data, split, half, out, map_of, without_lightness=False, limit=None):
     """map_of(rgb, padded) of a split's photos as OUT/ID.f32 (ID.colour.f32 without the lightness);
     with half >= 0 only the photos whose place in the sorted list is half modulo 2."""
-    names = sorted(f[:-4] for f in os.listdir(os.path.join(data, "images", split)) if f.endswith(".jpg"))[:limit]
     os.makedirs(out, exist_ok=True)
     written = 0
-    for i, name in enumerate(names):
+    for i, name in enumerate(names(data, split)[:limit]):
         if half >= 0 and i % 2 != half:
             continue
         chance = map_of(*photo(data, split, name, without_lightness))

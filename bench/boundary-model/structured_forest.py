@@ -37,7 +37,7 @@ import numpy as np
 from scipy.io import loadmat
 from sklearn.tree import DecisionTreeRegressor
 
-from patch_channels import LABEL, channels, features, overlay, photo as read_photo, write_maps
+from patch_channels import LABEL, channels, features, names, overlay, photo as read_photo, write_maps
 
 TREES, COMPONENTS, MIN_LEAF = 4, 8, 8
 NEAR_PATCHES, OTHER_PATCHES = 600, 600
@@ -50,10 +50,6 @@ split = option("--split", "train")
 
 def photo(of_split, name, without_lightness=False):
     return read_photo(data, of_split, name, without_lightness)
-
-
-def names(of_split):
-    return sorted(f[:-4] for f in os.listdir(os.path.join(data, "images", of_split)) if f.endswith(".jpg"))
 
 
 def drawn(name):
@@ -80,7 +76,7 @@ def patches_of(name, random):
 
 def fit(out):
     random = np.random.default_rng(1)
-    fitted_on = [name for i, name in enumerate(names("train")) if i % 2 != half]
+    fitted_on = [name for i, name in enumerate(names(data, "train")) if i % 2 != half]
     samples = [patches_of(name, random) for name in fitted_on]
     X = np.concatenate([s[0] for s in samples])
     labels = np.concatenate([s[1] for s in samples])
