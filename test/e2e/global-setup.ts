@@ -4,7 +4,7 @@
  * Tests read the address with `inject("baseUrl")`, and that directory with `inject("persistDir")`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, type WriteStream } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, type WriteStream } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -156,6 +156,9 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const logPath = path.join(resultsDir, "wrangler-dev.log");
+  // The last run's log is kept beside this one: a run that hung and was run again to see whether
+  // it hangs again still has the first run's story.
+  if (existsSync(logPath)) renameSync(logPath, path.join(resultsDir, "wrangler-dev.previous.log"));
   const log = createWriteStream(logPath);
   // With the relay `npm run dev` runs (scripts/dev-relay.mjs): without it, a POST sent after the
   // connection to the runtime sat idle for about 5 s could come back "503 Your worker restarted
