@@ -21,7 +21,7 @@ import numpy as np
 from scipy import ndimage
 
 from pixel_trees import chance, fit, train_photos
-from planes import extra_planes, kernel_planes
+from planes import photo_planes
 
 data, features, val_features, near_dir, out = sys.argv[1:6]
 option = lambda flag: sys.argv[sys.argv.index(flag) + 1] if flag in sys.argv else None
@@ -38,9 +38,8 @@ def grid_shape(planes_dir, name):
     return height, width
 
 
-def first_planes(name, suffix, planes_dir=features, extra_dir=extra):
-    kernel = kernel_planes(planes_dir, name, suffix)
-    return np.hstack([kernel, extra_planes(extra_dir, name, suffix)]) if extra_dir else kernel
+def first_planes(name, suffix):
+    return photo_planes(features, extra, name, suffix)
 
 
 def context(first_map, height, width):
@@ -56,10 +55,11 @@ def context(first_map, height, width):
     nx, ny = np.cos(across), np.sin(across)
     y, x = np.mgrid[0:height, 0:width].astype(np.float64)
     at = lambda plane, dx, dy: ndimage.map_coordinates(plane, [y + dy, x + dx], order=1, mode="nearest")
+    blurred = planes[1]  # the map blurred by 2 px, so that a neighbour is read off its line's middle
     for d in (3, 6, 12):
         # Across: the two sides' mean and larger; along: the line's two continuations, weaker and stronger.
-        a, b = at(planes[1], d * nx, d * ny), at(planes[1], -d * nx, -d * ny)
-        c, e = at(planes[1], -d * ny, d * nx), at(planes[1], d * ny, -d * nx)
+        a, b = at(blurred, d * nx, d * ny), at(blurred, -d * nx, -d * ny)
+        c, e = at(blurred, -d * ny, d * nx), at(blurred, d * ny, -d * nx)
         planes += [0.5 * (a + b), np.maximum(a, b), np.minimum(c, e), np.maximum(c, e)]
     crest = (smooth >= at(smooth, nx, ny)) & (smooth >= at(smooth, -nx, -ny)) & (smooth > CREST_AT_LEAST)
     planes += [ndimage.gaussian_filter(crest.astype(np.float64), s) for s in (6, 12)]
@@ -96,7 +96,7 @@ for half in (0, 1):
     print(f"second stage, half {half}: cross-fitted maps written", flush=True)
 second_model = fit(train, second_planes, near_dir, random)
 for name in val:
-    planes = first_planes(name, "", val_features, extra_val)
+    planes = photo_planes(val_features, extra_val, name)
     first = chance(first_model, planes)
     chance(second_model, np.hstack([planes, context(first, *grid_shape(val_features, name))])).tofile(os.path.join(out, "val", name + ".f32"))
 print(f"{len(val)} val maps -> {os.path.join(out, 'val')}")

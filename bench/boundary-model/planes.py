@@ -1,5 +1,5 @@
-"""Reading the boundary model's input planes, shared by train.py and predict.py: the kernel's own
-(dump.mjs) and a candidate's extra ones (histogram_gradients.py, structured_forest.py)."""
+"""Reading the boundary model's input planes, shared by train.py, predict.py and auto_context.py:
+the kernel's own (dump.mjs) and a candidate's extra ones (histogram_gradients.py, structured_forest.py)."""
 import os
 
 import numpy as np
@@ -18,3 +18,9 @@ def extra_planes(extra, name, suffix=""):
     if os.path.exists(stored):
         return np.load(stored)
     return np.fromfile(os.path.join(extra, name + suffix + ".f32"), dtype=np.float32)[:, None]
+
+
+def photo_planes(features, extra, name, suffix=""):
+    """The kernel's planes of a photo, and beside them a candidate's (`extra`, or None for none)."""
+    kernel = kernel_planes(features, name, suffix)
+    return np.hstack([kernel, extra_planes(extra, name, suffix)]) if extra else kernel

@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from planes import extra_planes, kernel_planes
+from planes import photo_planes
 
 model_path, features, out = sys.argv[1:4]
 extra = sys.argv[sys.argv.index("--extra") + 1] if "--extra" in sys.argv else None
@@ -23,8 +23,5 @@ os.makedirs(out, exist_ok=True)
 
 names = sorted(f[:-6] for f in os.listdir(features) if f.endswith(".shape"))
 for name in names:
-    planes = kernel_planes(features, name)
-    if extra:
-        planes = np.hstack([planes, extra_planes(extra, name)])
-    model.predict_proba(planes)[:, 1].astype(np.float32).tofile(os.path.join(out, name + ".f32"))
+    model.predict_proba(photo_planes(features, extra, name))[:, 1].astype(np.float32).tofile(os.path.join(out, name + ".f32"))
 print(f"{len(names)} maps -> {out}")

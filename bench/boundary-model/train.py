@@ -24,7 +24,7 @@ import sys
 import numpy as np
 
 from pixel_trees import chance, fit, train_photos
-from planes import extra_planes, kernel_planes
+from planes import photo_planes
 
 data, features, near_dir, out = sys.argv[1:5]
 extra = sys.argv[sys.argv.index("--extra") + 1] if "--extra" in sys.argv else None
@@ -36,8 +36,7 @@ random = np.random.default_rng(int(sys.argv[sys.argv.index("--seed") + 1]) if "-
 
 
 def planes(name, suffix=""):
-    kernel = kernel_planes(features, name, suffix)
-    return np.hstack([kernel, extra_planes(extra, name, suffix)]) if extra else kernel
+    return photo_planes(features, extra, name, suffix)
 
 
 for half in (0, 1):
