@@ -898,6 +898,8 @@ def opencv_data_folder():
         deb = next((name for name in sorted(os.listdir(place)) if name.startswith("opencv-data_") and name.endswith(".deb")), None)
         if deb is None:
             continue
+        # dpkg-deb makes the folder it unpacks into, not its parents: a fresh clone has no bench/out.
+        os.makedirs(BENCH_OUT, exist_ok=True)
         subprocess.run(["dpkg-deb", "-x", os.path.join(place, deb), os.path.join(BENCH_OUT, "opencv-data")], check=True)
         if os.path.exists(os.path.join(unpacked, FACE_CASCADE)):
             return unpacked
