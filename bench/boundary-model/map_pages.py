@@ -1,6 +1,7 @@
 """The boundary model's map alone, as pages the benchmark's scorer reads (decision 035, "the map
 alone against the hierarchy"): each photo's chance map thinned to its crests (kept where it is
-no lower than both neighbours across its own gradient, as Canny thins) and cut at 17 thresholds,
+no lower than its two neighbours across the ridge, the direction of the map's sharpest downward
+curvature, as structured edge forests' non-maximum suppression reads it) and cut at 17 thresholds,
 written as MAPS_DIR's photos' pages OUT/<id>-t<hundredths>.pgm (ink 0 on 255).
 
     python3 bench/boundary-model/map_pages.py BSDS500 MAPS_DIR OUT [--limit N] [--only ID,ID,...] [--times K]
@@ -28,18 +29,26 @@ THRESHOLDS = np.linspace(0.06, 0.70, 17)
 
 
 def crests(chance):
-    """The map where it is a local maximum across its own gradient (four directions), 0 elsewhere."""
-    smooth = cv2.GaussianBlur(chance, (0, 0), 1.0)
-    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
-    direction = (np.round(np.arctan2(gy, gx) / (np.pi / 4)) % 4).astype(int)
-    padded = np.pad(chance, 1, mode="edge")
-    height, width = chance.shape
-    keep = np.zeros(chance.shape, bool)
-    for k, (dy, dx) in enumerate([(0, 1), (1, 1), (1, 0), (1, -1)]):
-        ahead = padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
-        behind = padded[1 - dy:1 - dy + height, 1 - dx:1 - dx + width]
-        keep |= (direction == k) & (chance >= ahead) & (chance >= behind)
+    """The map where it is a crest across its ridge, 0 elsewhere.
+
+    A map of lines is a ridge, not a step: on its crest its gradient is nought and points nowhere
+    in particular, so the direction across it comes from its curvature (the Hessian's eigenvector
+    of the smaller eigenvalue, of the map blurred by 2 px), and the two neighbours one pixel either
+    way along it are read bilinearly. Until 2026-12-02 the direction was the blurred map's
+    gradient (Canny's rule for a step), which breaks a line along its own crest and doubles it on a
+    diagonal: it scored the structured edge forest's map 0.683 / 0.702 on 20 train photos where
+    this reads 0.718 / 0.747 (decision 035, "the map's crests across its ridge")."""
+    smooth = cv2.GaussianBlur(chance, (0, 0), 2.0)
+    dxx = cv2.Sobel(smooth, cv2.CV_32F, 2, 0)
+    dyy = cv2.Sobel(smooth, cv2.CV_32F, 0, 2)
+    dxy = cv2.Sobel(smooth, cv2.CV_32F, 1, 1)
+    across = 0.5 * np.arctan2(2 * dxy, dxx - dyy) + np.pi / 2
+    step_x, step_y = np.cos(across).astype(np.float32), np.sin(across).astype(np.float32)
+    rows, columns = np.mgrid[0:chance.shape[0], 0:chance.shape[1]].astype(np.float32)
+    keep = np.ones(chance.shape, bool)
+    for side in (-1.0, 1.0):
+        neighbour = cv2.remap(chance, columns + side * step_x, rows + side * step_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        keep &= chance * 1.01 >= neighbour  # a plateau's pixels all stay, as edgesNms's margin keeps them
     return chance * keep
 
 
