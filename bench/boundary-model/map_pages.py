@@ -37,7 +37,9 @@ def crests(chance):
     way along it are read bilinearly. Until 2026-12-02 the direction was the blurred map's
     gradient (Canny's rule for a step), which breaks a line along its own crest and doubles it on a
     diagonal: it scored the structured edge forest's map 0.683 / 0.702 on 20 train photos where
-    this reads 0.718 / 0.747 (decision 035, "the map's crests across its ridge")."""
+    this reads 0.718 / 0.747 (decision 035, "the map's crests across its ridge"). The kernel's
+    trees' wider map reads lower by this rule (0.669 / 0.694 -> 0.651 / 0.676 on the same photos),
+    so compare maps of different shapes with care, and on the pages too."""
     smooth = cv2.GaussianBlur(chance, (0, 0), 2.0)
     dxx = cv2.Sobel(smooth, cv2.CV_32F, 2, 0)
     dyy = cv2.Sobel(smooth, cv2.CV_32F, 0, 2)
