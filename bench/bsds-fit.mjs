@@ -5,7 +5,7 @@
 // bench/out/bsds-fit/, and bench/bsds_fit.py fits the logistic model against the share of people
 // who drew a line along it, printing the weights to paste into tuning.ts. Tune on train, report val.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { bundleWorkerCode } from "./wasm-as-module.mjs";
@@ -21,7 +21,9 @@ const limit = args.includes("--limit") ? Number(args[args.indexOf("--limit") + 1
 const asMerged = args.includes("--as-merged");
 // Per train photo, the boundary model's chance on its analysis grid (ID.f32, float32), read in
 // place of the model's own answers: the model was fitted on these photos, so the border model is
-// fitted on its cross-fitted maps (bench/boundary-model/README.md).
+// fitted on its cross-fitted maps (bench/boundary-model/README.md). Only the train photos with a
+// map in DIR are fitted on, so a half of train's maps (a forest fitted on the other half) fits on
+// the photos that forest never saw.
 const boundaryMaps = args.includes("--boundary-maps") ? resolve(args[args.indexOf("--boundary-maps") + 1]) : null;
 const out = join(root, "bench", "out", "bsds-fit");
 mkdirSync(out, { recursive: true });
@@ -29,11 +31,19 @@ await bundleWorkerCode({ entryPoints: [join(root, "bench", "bsds-job.ts")], outd
 const job = await import(pathToFileURL(join(root, "bench", "out", "bsds-job.mjs")).href);
 
 const photos = join(resolve(data), "images", "train");
-const ids = readdirSync(photos).filter((f) => f.endsWith(".jpg")).map((f) => f.slice(0, -4)).sort().slice(0, limit);
+const trainIds = readdirSync(photos).filter((f) => f.endsWith(".jpg")).map((f) => f.slice(0, -4)).sort();
+const ids = trainIds.filter((id) => !boundaryMaps || existsSync(join(boundaryMaps, `${id}.f32`))).slice(0, limit);
+if (boundaryMaps) console.log(`${ids.length} of ${trainIds.length} train photos with a map in ${boundaryMaps}`);
+// bsds_fit.py fits on every row file in the folder: an earlier run's, of other photos or under
+// another model, would be fitted on with this run's.
+const removeRows = (extension) => {
+  for (const file of readdirSync(out)) if (file.endsWith(extension)) rmSync(join(out, file));
+};
 if (asMerged) {
   // The borders as the merge tree weighs them under the current model (bsds-job.ts mergedBorderRows).
   const near = spawnSync("/usr/bin/python3", [join(root, "bench", "bsds_fit.py"), "--near", resolve(data), out], { stdio: "inherit" });
   if (near.status !== 0) process.exit(near.status ?? 1);
+  removeRows(".merged");
   for (const id of ids) {
     const [width, height] = readFileSync(join(out, `${id}.shape`), "utf8").split(" ").map(Number);
     const bytes = readFileSync(join(out, `${id}.near`));
@@ -51,6 +61,7 @@ if (asMerged) {
   const fit = spawnSync("/usr/bin/python3", [join(root, "bench", "bsds_fit.py"), "--merged", resolve(data), out], { stdio: "inherit" });
   process.exit(fit.status ?? 1);
 }
+removeRows(".json");
 for (const id of ids) {
   const borders = await job.finestBorderRows(new Uint8Array(readFileSync(join(photos, `${id}.jpg`))));
   writeFileSync(join(out, `${id}.label`), Buffer.from(borders.label.buffer, borders.label.byteOffset, borders.label.byteLength));
